@@ -1,0 +1,37 @@
+# Two entry points: `make run` (demo server) and `make test` (lint + migrations check + tests).
+# Everything runs from the project's own virtualenv so no global packages leak in.
+
+PYTHON := .venv/bin/python
+PIP := $(PYTHON) -m pip --disable-pip-version-check
+
+.PHONY: run test lint clean
+
+# The virtualenv is created only if missing.
+$(PYTHON):
+	python3 -m venv .venv
+
+# Stamp files: reinstall only when a requirements file is newer than the last install.
+.venv/.installed-run: requirements.txt | $(PYTHON)
+	$(PIP) install -r requirements.txt
+	touch $@
+
+.venv/.installed-dev: requirements-dev.txt requirements.txt | $(PYTHON)
+	$(PIP) install -r requirements-dev.txt
+	touch $@
+
+run: .venv/.installed-run
+	$(PYTHON) manage.py migrate --noinput
+	$(PYTHON) manage.py load_demo
+	scripts/serve.sh
+
+test: .venv/.installed-dev
+	$(PYTHON) -m ruff check .
+	$(PYTHON) manage.py makemigrations --check --dry-run
+	$(PYTHON) -m pytest
+
+lint: .venv/.installed-dev
+	$(PYTHON) -m ruff check .
+
+clean:
+	rm -rf .venv staticfiles test-output .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

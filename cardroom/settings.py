@@ -1,0 +1,167 @@
+"""Django settings for the cardroom project.
+
+Every deploy-specific value comes from the environment (via django-environ) so that the same
+code runs on a laptop, in CI and in production. Defaults are chosen so ``make run`` works
+with no configuration at all; production must override SECRET_KEY and DEBUG.
+"""
+
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+from cardroom.gaming_day import parse_gaming_day_start
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+
+# --- Core -------------------------------------------------------------------------------
+
+# Named loudly so nobody mistakes it for a real secret; refused below outside DEBUG.
+DEVELOPMENT_SECRET_KEY = "django-insecure-cardroom-development-key-never-use-in-production"
+
+DEBUG = env.bool("DEBUG", default=True)
+SECRET_KEY = env.str("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
+if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured("refusing to start with the development SECRET_KEY")
+
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "cardroom",
+    "tables",
+    "wagers",
+    "fees",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "cardroom.urls"
+WSGI_APPLICATION = "cardroom.wsgi.application"
+ASGI_APPLICATION = "cardroom.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------------------
+
+# SQLite by default so a fresh checkout runs anywhere; CI and production use PostgreSQL.
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- Time -------------------------------------------------------------------------------
+
+LANGUAGE_CODE = "en-us"
+# California cardrooms keep Pacific time; stored datetimes are UTC-aware regardless.
+TIME_ZONE = env.str("TIME_ZONE", default="America/Los_Angeles")
+USE_I18N = True
+USE_TZ = True
+
+# Local time at which one gaming day ends and the next begins.
+CARDROOM_GAMING_DAY_START = parse_gaming_day_start(env.str("GAMING_DAY_START", default="06:00"))
+
+# --- Static files -----------------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# --- API --------------------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    # Session for the browsable API and admin users, tokens for terminals and scripts.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    # Closed by default: every endpoint that handles money must opt out explicitly.
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Rule errors answer 400 naming the rule and field; state errors 409 naming the state.
+    "EXCEPTION_HANDLER": "cardroom.api.exception_handler",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Cardroom management API",
+    "DESCRIPTION": "Ultimate Texas Hold'em played the California player-dealer way.",
+    "VERSION": "0.1.0",
+    # Self-hosted Swagger/Redoc assets: the cardroom network may not reach any CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Celery -----------------------------------------------------------------------------
+
+REDIS_URL = env.str("REDIS_URL", default=None)
+
+CELERY_TIMEZONE = TIME_ZONE
+# A task is acknowledged only after it finishes, and re-queued if its worker dies, so a
+# crash mid-task cannot silently lose work (tasks must therefore be idempotent).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_TASK_ALWAYS_EAGER = False
+else:
+    # No broker configured: run tasks inline so the app still works (and errors surface in
+    # the caller). The in-memory broker keeps any stray broker access from dialling AMQP.
+    CELERY_BROKER_URL = "memory://"
+    CELERY_TASK_ALWAYS_EAGER = True
+    CELERY_TASK_EAGER_PROPAGATES = True
+
+# --- Logging ----------------------------------------------------------------------------
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+}

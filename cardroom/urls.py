@@ -1,0 +1,15 @@
+"""Top-level URL routes."""
+
+from django.contrib import admin
+from django.urls import path
+from django.views.generic import TemplateView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    # Swagger UI assets come from drf-spectacular-sidecar (see SPECTACULAR_SETTINGS), so the
+    # docs page works on a network without CDN access.
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+]

@@ -1,0 +1,1 @@
+"""Database models of the fees app (none yet; later issues add them)."""

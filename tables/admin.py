@@ -1,0 +1,1 @@
+"""Admin registrations of the tables app (none yet: there are no models)."""

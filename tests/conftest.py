@@ -1,0 +1,204 @@
+"""Shared pytest setup: CI skip policy, Hypothesis profiles, service markers, a real worker."""
+
+import dataclasses
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from hypothesis import settings as hypothesis_settings
+
+from tests.ci_guard import SkipGuard, ci_enabled
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# --- Hypothesis ---------------------------------------------------------------------------
+
+# No deadline anywhere: timing on a shared 2-core CI machine is noise, not a failure.
+# CI is also derandomized so a red run can be reproduced exactly.
+hypothesis_settings.register_profile("dev", deadline=None)
+hypothesis_settings.register_profile("ci", deadline=None, derandomize=True)
+hypothesis_settings.load_profile("ci" if ci_enabled(os.environ) else "dev")
+
+# --- Skips fail CI -----------------------------------------------------------------------
+
+_skip_guard = SkipGuard()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _skip_guard.record(report)
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    # Module-level skips (e.g. pytest.importorskip) are reported at collection time.
+    _skip_guard.record(report)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    message = _skip_guard.finish(session, os.environ)
+    if message:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.line("")  # end the progress line first
+            reporter.write_line(message, red=True, bold=True)
+        else:
+            print(message, file=sys.stderr)
+
+
+# --- Service markers ----------------------------------------------------------------------
+
+
+def _postgres_missing() -> str | None:
+    from django.db import connections
+
+    vendor = connections["default"].vendor
+    if vendor == "postgresql":
+        return None
+    return f"needs PostgreSQL as the default database, have {vendor} (set DATABASE_URL)"
+
+
+def _redis_missing() -> str | None:
+    return None if settings.REDIS_URL else "needs a real broker (set REDIS_URL)"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # Checked before fixtures run, so a skipped test never starts a worker or a database.
+    checks = {"requires_postgres": _postgres_missing, "requires_redis": _redis_missing}
+    for marker, missing in checks.items():
+        if item.get_closest_marker(marker) and (reason := missing()):
+            pytest.skip(reason)
+
+
+@pytest.fixture
+def requires_postgres() -> None:
+    """Fixture form of the ``requires_postgres`` marker."""
+    if reason := _postgres_missing():
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def requires_redis() -> None:
+    """Fixture form of the ``requires_redis`` marker."""
+    if reason := _redis_missing():
+        pytest.skip(reason)
+
+
+# --- A real Celery worker -------------------------------------------------------------------
+
+WORKER_START_TIMEOUT = 60.0
+
+
+@dataclasses.dataclass(frozen=True)
+class WorkerProcess:
+    pid: int
+    nodename: str
+    queue: str
+    database_url: str
+    log_path: Path
+
+
+def _worker_database_url(db: Mapping[str, Any], scratch: Path) -> str:
+    """DATABASE_URL for the worker: the pytest-django test database, so it sees our writes.
+
+    An SQLite test database lives in the test process's memory and cannot be shared; the
+    worker then gets a throwaway file, and tests whose tasks touch the database must also
+    be marked ``requires_postgres``. Connection OPTIONS are not carried over (none are used).
+    """
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        return f"sqlite:///{scratch / 'worker-unshared.sqlite3'}"
+    auth = quote(db["USER"] or "", safe="")
+    if db["PASSWORD"]:
+        auth += ":" + quote(db["PASSWORD"], safe="")
+    host = quote(db["HOST"] or "", safe="")
+    port = f":{db['PORT']}" if db["PORT"] else ""
+    return f"postgres://{auth}@{host}{port}/{quote(db['NAME'], safe='')}"
+
+
+def _log_tail(path: Path, lines: int = 200) -> str:
+    text = path.read_text(errors="replace") if path.exists() else "(no log)"
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.terminate()  # SIGTERM: Celery's warm shutdown
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _await_ping(app: Any, nodename: str, proc: subprocess.Popen) -> str | None:
+    """Wait (bounded) until the worker answers a ping; describe the problem if it never does."""
+    deadline = time.monotonic() + WORKER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return f"it exited with code {proc.returncode}"
+        try:
+            if app.control.ping(destination=[nodename], timeout=1.0):
+                return None
+        except Exception as exc:  # broker unreachable and the like: report, don't hang
+            return f"pinging it failed: {exc!r}"
+    return f"no answer to ping within {WORKER_START_TIMEOUT:.0f} s"
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    django_db_setup: None,
+) -> Iterator[WorkerProcess]:
+    """Start a real ``celery worker`` subprocess for the session and route tasks to it.
+
+    A queue named uniquely for this session keeps tasks left in Redis by other runs (or a
+    developer's ``make run`` worker) away from this worker, and ours away from theirs.
+    """
+    if reason := _redis_missing():
+        pytest.skip(reason)
+    from django.db import connection
+
+    from cardroom.celery import app
+
+    queue = f"cardroom-test-{uuid.uuid4().hex[:12]}"
+    nodename = f"{queue}@{socket.gethostname()}"
+    scratch = tmp_path_factory.mktemp("celery-worker")
+    log_path = scratch / "worker.log"
+    # django_db_setup has run, so NAME is now the test database's name.
+    database_url = _worker_database_url(connection.settings_dict, scratch)
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": settings.REDIS_URL}
+    command = [
+        sys.executable, "-m", "celery", "-A", "cardroom", "worker",
+        "--pool=solo", "--concurrency=1", "--loglevel=info",
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+        "-Q", queue, "-n", nodename, "--include", "tests.worker_tasks",
+    ]  # fmt: skip
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(command, cwd=BASE_DIR, env=env, stdout=log, stderr=log)
+
+    # This process must publish to the broker, not run tasks inline, and use our queue.
+    saved = {key: app.conf[key] for key in ("task_always_eager", "task_default_queue")}
+    app.conf.task_always_eager = False
+    app.conf.task_default_queue = queue
+    try:
+        if problem := _await_ping(app, nodename, proc):
+            _stop(proc)
+            pytest.fail(f"Celery worker not ready: {problem}; its log:\n{_log_tail(log_path)}")
+        yield WorkerProcess(proc.pid, nodename, queue, database_url, log_path)
+    finally:
+        _stop(proc)
+        app.conf.update(saved)
+        if request.session.testsfailed:
+            reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+            if reporter is not None:
+                reporter.write_sep("-", f"celery worker log ({log_path})")
+                reporter.write_line(_log_tail(log_path))

@@ -1,0 +1,1 @@
+"""Database models of the wagers app (none yet; later issues add them)."""
