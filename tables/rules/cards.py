@@ -1,0 +1,91 @@
+"""Cards: parsing, formatting and the 52-card deck (RULEBOOK §1).
+
+A card is an ``int`` subclass numbered ``rank * 4 + suit`` (ranks 2..A as
+0..12, suits c, d, h, s as 0..3). That is exactly the numbering phevaluator
+uses, so cards go to the evaluator with no conversion on the hot path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .errors import RuleError
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+CARD_RULE = "RULEBOOK §1: one standard 52-card deck"
+DUPLICATE_RULE = "RULEBOOK §1-§2: each card appears once in a round"
+
+
+class Card(int):
+    """One playing card; ``str(card)`` gives its two-character code, e.g. ``As``."""
+
+    __slots__ = ()
+
+    def __new__(cls, index: int) -> Card:
+        if not 0 <= index < 52:
+            raise RuleError(f"{index!r} is not a card number (0-51)", rule=CARD_RULE)
+        return super().__new__(cls, index)
+
+    @property
+    def rank(self) -> int:
+        """0 for a deuce up to 12 for an ace."""
+        return self >> 2
+
+    @property
+    def suit(self) -> str:
+        return SUITS[self & 3]
+
+    def __str__(self) -> str:
+        return RANKS[self >> 2] + SUITS[self & 3]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+FULL_DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
+
+
+def parse_card(text: object) -> Card:
+    """``"As"`` -> the ace of spades. Rank ``23456789TJQKA`` then suit ``cdhs``."""
+    if not isinstance(text, str) or len(text) != 2:
+        raise RuleError(
+            f"{text!r} is not a card: write rank (23456789TJQKA) then suit (cdhs), e.g. 'As'",
+            rule=CARD_RULE,
+        )
+    rank, suit = RANKS.find(text[0]), SUITS.find(text[1])
+    if rank < 0 or suit < 0:
+        raise RuleError(
+            f"{text!r} is not a card: write rank (23456789TJQKA) then suit (cdhs), e.g. 'As'",
+            rule=CARD_RULE,
+        )
+    return FULL_DECK[rank * 4 + suit]
+
+
+def parse_cards(texts: object, *, count: int | None = None) -> tuple[Card, ...]:
+    """Parse a list of card codes, refusing malformed codes, duplicates and a wrong count."""
+    if not isinstance(texts, list | tuple):
+        raise RuleError("expected a list of cards", rule=CARD_RULE)
+    if count is not None and len(texts) != count:
+        raise RuleError(f"expected {count} cards, got {len(texts)}", rule=CARD_RULE)
+    cards: list[Card] = []
+    for index, text in enumerate(texts):
+        try:
+            cards.append(parse_card(text))
+        except RuleError as error:
+            raise error.with_field(f"[{index}]") from None
+    ensure_distinct(cards)
+    return tuple(cards)
+
+
+def ensure_distinct(cards: Iterable[Card]) -> None:
+    """Raise if any card appears twice (phevaluator would silently accept it)."""
+    seen: set[int] = set()
+    for card in cards:
+        if card in seen:
+            raise RuleError(f"card {card} appears twice", rule=DUPLICATE_RULE)
+        seen.add(card)
+
+
+def format_cards(cards: Iterable[Card]) -> list[str]:
+    return [str(card) for card in cards]

@@ -1,0 +1,96 @@
+"""Shuffling, dealing order and the alternating decks (RULEBOOK §2)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import FULL_DECK, Card, ensure_distinct
+from .errors import RuleError
+
+SEATS = (1, 2, 3, 4, 5, 6)
+DECKS = ("A", "B")
+SEAT_RULE = "RULEBOOK §3: seats are numbered 1 to 6 clockwise"
+
+
+def shuffled_deck(rng: random.Random | None = None) -> tuple[Card, ...]:
+    """A fresh 52-card deck in random order.
+
+    The default source is the operating system's CSPRNG (``secrets``); tests and
+    the seeded simulator may pass their own ``random.Random``.
+    """
+    cards = list(FULL_DECK)
+    (rng or secrets.SystemRandom()).shuffle(cards)
+    return tuple(cards)
+
+
+def clockwise_from_left_of(player_dealer_seat: int, seats: Sequence[int]) -> tuple[int, ...]:
+    """``seats`` ordered clockwise starting at the player-dealer's left (seat PD+1, wrapping)."""
+    if player_dealer_seat not in SEATS:
+        raise RuleError(f"seat {player_dealer_seat} does not exist", rule=SEAT_RULE)
+    for seat in seats:
+        if seat not in SEATS:
+            raise RuleError(f"seat {seat} does not exist", rule=SEAT_RULE)
+    return tuple(sorted(seats, key=lambda seat: (seat - player_dealer_seat) % 6))
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Who got which cards: hole cards per wagering seat, the player-dealer's, the board."""
+
+    hole_cards: tuple[tuple[int, tuple[Card, Card]], ...]
+    player_dealer: tuple[Card, Card]
+    board: tuple[Card, Card, Card, Card, Card]
+
+    def hole_for(self, seat: int) -> tuple[Card, Card]:
+        for dealt_seat, cards in self.hole_cards:
+            if dealt_seat == seat:
+                return cards
+        raise KeyError(seat)
+
+    @property
+    def flop(self) -> tuple[Card, Card, Card]:
+        return self.board[:3]
+
+    @property
+    def turn_and_river(self) -> tuple[Card, Card]:
+        return self.board[3:]
+
+
+def deal(deck: Sequence[Card], player_dealer_seat: int, wagering_seats: Sequence[int]) -> Deal:
+    """Deal in the automatic-shuffler order of `004` §7.
+
+    Two cards at a time to each wagering area clockwise from the player-dealer's
+    left, then two to the player-dealer, then the five community cards.
+    """
+    order = clockwise_from_left_of(player_dealer_seat, wagering_seats)
+    if player_dealer_seat in order:
+        raise RuleError(
+            "the player-dealer's seat does not also wager",
+            rule="RULEBOOK §3: at most five players play against the player-dealer",
+        )
+    needed = 2 * len(order) + 7
+    if len(deck) < needed:
+        raise RuleError(f"{needed} cards needed, the deck has {len(deck)}", rule=SEAT_RULE)
+    ensure_distinct(deck)
+    position = 0
+    hole_cards = []
+    for seat in order:
+        hole_cards.append((seat, (deck[position], deck[position + 1])))
+        position += 2
+    player_dealer = (deck[position], deck[position + 1])
+    board = tuple(deck[position + 2 : position + 7])
+    return Deal(tuple(hole_cards), player_dealer, board)  # type: ignore[arg-type]
+
+
+def next_deck(previous_deck: str | None) -> str:
+    """Decks alternate round by round at a table; a table's first round uses deck A."""
+    if previous_deck is None:
+        return DECKS[0]
+    if previous_deck not in DECKS:
+        raise RuleError(
+            f"unknown deck {previous_deck!r}", rule="RULEBOOK §2: decks A and B alternate"
+        )
+    return DECKS[1 - DECKS.index(previous_deck)]

@@ -1,0 +1,177 @@
+"""Pay tables as data (RULEBOOK §4): Blind, Trips UTH-01..04, Bad Beat options, custom.
+
+Odds are exact fractions "to 1". A payout is the stake times the odds, rounded
+down to the table's smallest chip; the part rounded off is kept so it can be
+recorded with the settlement line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from .errors import RuleError
+from .hands import Category
+
+PAYTABLE_RULE = "RULEBOOK §4: pay tables"
+
+C = Category
+
+
+@dataclass(frozen=True)
+class PayTable:
+    """Odds to 1 by hand category; a category absent from the table does not pay."""
+
+    name: str
+    odds: tuple[tuple[Category, Fraction], ...]
+
+    def odds_for(self, category: Category) -> Fraction | None:
+        for paying, odds in self.odds:
+            if paying is category:
+                return odds
+        return None
+
+    @property
+    def lowest_paying(self) -> Category:
+        return min(category for category, _ in self.odds)
+
+    def as_dict(self) -> dict[str, str]:
+        """JSON form: category label -> odds as an exact decimal string ("1.5", "500")."""
+        return {category.label: _format_odds(odds) for category, odds in self.odds}
+
+
+def _format_odds(odds: Fraction) -> str:
+    if odds.denominator == 1:
+        return str(odds.numerator)
+    return str(Decimal(odds.numerator) / Decimal(odds.denominator))
+
+
+def _table(name: str, *pairs: tuple[Category, int | Fraction]) -> PayTable:
+    return PayTable(name, tuple((category, Fraction(odds)) for category, odds in pairs))
+
+
+BLIND = _table(
+    "blind",
+    (C.ROYAL_FLUSH, 500),
+    (C.STRAIGHT_FLUSH, 50),
+    (C.FOUR_OF_A_KIND, 10),
+    (C.FULL_HOUSE, 3),
+    (C.FLUSH, Fraction(3, 2)),
+    (C.STRAIGHT, 1),
+)
+
+_TRIPS_ORDER = (
+    C.ROYAL_FLUSH,
+    C.STRAIGHT_FLUSH,
+    C.FOUR_OF_A_KIND,
+    C.FULL_HOUSE,
+    C.FLUSH,
+    C.STRAIGHT,
+    C.THREE_OF_A_KIND,
+)
+_BAD_BEAT_ORDER = _TRIPS_ORDER[1:]  # a royal flush can never be beaten
+
+
+def _trips(name: str, *odds: int) -> PayTable:
+    return _table(name, *zip(_TRIPS_ORDER, odds, strict=True))
+
+
+def _bad_beat(name: str, *odds: int) -> PayTable:
+    return _table(name, *zip(_BAD_BEAT_ORDER, odds, strict=True))
+
+
+TRIPS_PAYTABLES: Mapping[str, PayTable] = {
+    table.name: table
+    for table in (
+        _trips("UTH-01", 50, 40, 30, 9, 7, 4, 3),
+        _trips("UTH-02", 50, 40, 30, 8, 6, 5, 3),
+        _trips("UTH-03", 50, 40, 30, 8, 7, 4, 3),
+        _trips("UTH-04", 50, 40, 20, 7, 6, 5, 3),
+    )
+}
+
+BAD_BEAT_PAYTABLES: Mapping[str, PayTable] = {
+    table.name: table
+    for table in (
+        _bad_beat("option-1", 10_000, 500, 40, 25, 20, 9),
+        _bad_beat("option-2", 7_500, 500, 50, 30, 20, 9),
+    )
+}
+
+# The categories a custom table must give odds for, per wager.
+TRIPS_CATEGORIES = _TRIPS_ORDER
+BAD_BEAT_CATEGORIES = _BAD_BEAT_ORDER
+
+
+def parse_odds(value: object) -> Fraction:
+    """Odds from JSON: an integer or an exact decimal string ("1.5"); never a float."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise RuleError(
+            f'odds {value!r} must be an integer or an exact decimal in a string, e.g. "1.5"',
+            rule=PAYTABLE_RULE,
+        )
+    try:
+        odds = Fraction(Decimal(value)) if isinstance(value, str) else Fraction(value)
+    except (InvalidOperation, ValueError):
+        raise RuleError(f"odds {value!r} is not a number", rule=PAYTABLE_RULE) from None
+    if odds <= 0:
+        raise RuleError(f"odds {value!r} must be positive", rule=PAYTABLE_RULE)
+    return odds
+
+
+def custom_paytable(name: str, odds: object, categories: tuple[Category, ...]) -> PayTable:
+    """A table given in full, e.g. the `003` Trips variant 100/40/20/7/6/5/3.
+
+    Every category in ``categories`` must be given (a custom table that forgot
+    the royal flush would otherwise silently not pay it), and no other.
+    """
+    if not isinstance(odds, Mapping):
+        raise RuleError(
+            "a pay table is a name or an object of odds by category", rule=PAYTABLE_RULE
+        )
+    given = {}
+    for label, value in odds.items():
+        category = Category.from_label(str(label))
+        if category not in categories:
+            raise RuleError(
+                f"{label} does not belong in this pay table", rule=PAYTABLE_RULE, field=str(label)
+            )
+        try:
+            given[category] = parse_odds(value)
+        except RuleError as error:
+            raise error.with_field(str(label)) from None
+    missing = [category.label for category in categories if category not in given]
+    if missing:
+        raise RuleError(f"pay table lacks odds for {', '.join(missing)}", rule=PAYTABLE_RULE)
+    return PayTable(name, tuple((category, given[category]) for category in categories))
+
+
+def resolve_paytable(
+    value: object, named: Mapping[str, PayTable], categories: tuple[Category, ...]
+) -> PayTable:
+    """A pay table given by name (``"UTH-01"``) or in full (a mapping of odds)."""
+    if isinstance(value, str):
+        if value not in named:
+            raise RuleError(
+                f"unknown pay table {value!r} (one of {', '.join(named)}, or the odds in full)",
+                rule=PAYTABLE_RULE,
+            )
+        return named[value]
+    return custom_paytable("custom", value, categories)
+
+
+@dataclass(frozen=True, slots=True)
+class Payout:
+    """A payout in cents, and the exact fraction of a cent rounded off to reach it."""
+
+    amount: int
+    rounded_off: Fraction
+
+
+def payout(stake: int, odds: Fraction, chip_unit: int) -> Payout:
+    """Stake times odds, rounded down to the smallest chip (``chip_unit`` cents)."""
+    exact = stake * odds
+    amount = (exact // chip_unit) * chip_unit
+    return Payout(int(amount), exact - amount)

@@ -1,0 +1,42 @@
+"""``manage.py settle_hand FILE.json``: resolve one hand without touching the database."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tables.rules.errors import RuleError
+from wagers.rules.calculator import settle_request
+
+
+class Command(BaseCommand):
+    help = (
+        "Resolve and settle one complete hand given as JSON (RULEBOOK appendix format; "
+        "'-' reads standard input) and print the settlement as JSON."
+    )
+    requires_system_checks = []
+    requires_migrations_checks = False
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="path to the hand's JSON, or - for standard input")
+
+    def handle(self, *args, file: str, **options):
+        try:
+            if file == "-":
+                text = sys.stdin.read()
+            else:
+                with open(file, encoding="utf-8") as handle:
+                    text = handle.read()
+        except OSError as error:
+            raise CommandError(f"cannot read {file}: {error.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise CommandError(f"not valid JSON: {error}") from None
+        try:
+            result = settle_request(data)
+        except RuleError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(json.dumps(result, indent=2))

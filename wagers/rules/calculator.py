@@ -1,0 +1,291 @@
+"""The settlement calculator's JSON format (RULEBOOK appendix).
+
+``settle_request`` takes the parsed JSON of one complete hand, checks every
+rule of §3 (a broken one is a RuleError naming the rule and the JSON field),
+and answers with the resolution and the settlement in settlement order.
+Amounts are integer cents; cards are two characters (``As``, ``Td``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from tables.rules.cards import Card, ensure_distinct, format_cards, parse_cards
+from tables.rules.decisions import DEFAULT_PREFLOP_MULTIPLES, validate_preflop_multiples
+from tables.rules.deck import SEAT_RULE, SEATS
+from tables.rules.errors import RuleError
+from tables.rules.hands import best_five
+from tables.rules.paytables import (
+    BAD_BEAT_CATEGORIES,
+    BAD_BEAT_PAYTABLES,
+    TRIPS_CATEGORIES,
+    TRIPS_PAYTABLES,
+    resolve_paytable,
+)
+
+from .settlement import BANK_RULE
+from .showdown import HandOutcome, SeatHand, play_out
+from .validation import validate_backline_play, validate_opening_wagers, validate_play_amount
+from .wagers import GameOptions, Stakes
+
+FORMAT_RULE = "RULEBOOK appendix: the settlement calculator's format"
+MAX_PLAYERS = 5
+_MISSING = object()
+
+
+def _field(data: Mapping[str, Any], name: str, default: Any = _MISSING) -> Any:
+    if not isinstance(data, Mapping):
+        raise RuleError("expected a JSON object", rule=FORMAT_RULE)
+    if name in data:
+        return data[name]
+    if default is _MISSING:
+        raise RuleError(f"{name} is required", rule=FORMAT_RULE, field=name)
+    return default
+
+
+def _cents(data: Mapping[str, Any], name: str, default: Any = _MISSING) -> int:
+    value = _field(data, name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise RuleError(
+            f"{name} must be a whole number of cents, zero or more, not {value!r}",
+            rule=FORMAT_RULE,
+            field=name,
+        )
+    return value
+
+
+def _within(path: str, function, *args, **kwargs):
+    """Run ``function``; attribute any RuleError it raises to the JSON ``path``."""
+    try:
+        return function(*args, **kwargs)
+    except RuleError as error:
+        raise error.with_field(path) from None
+
+
+def parse_options(data: object) -> GameOptions:
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        raise RuleError("options must be a JSON object", rule=FORMAT_RULE)
+    known = {
+        "trips_paytable",
+        "bad_beat_paytable",
+        "chip_unit_cents",
+        "allowed_preflop_multiples",
+        "table_minimum_cents",
+        "table_maximum_cents",
+        "backline_allowed",
+    }
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise RuleError(f"unknown option {unknown[0]!r}", rule=FORMAT_RULE, field=unknown[0])
+    trips = _within(
+        "trips_paytable",
+        resolve_paytable,
+        data.get("trips_paytable", "UTH-01"),
+        TRIPS_PAYTABLES,
+        TRIPS_CATEGORIES,
+    )
+    bad_beat_value = data.get("bad_beat_paytable", "option-1")
+    bad_beat = (
+        None
+        if bad_beat_value is None
+        else _within(
+            "bad_beat_paytable",
+            resolve_paytable,
+            bad_beat_value,
+            BAD_BEAT_PAYTABLES,
+            BAD_BEAT_CATEGORIES,
+        )
+    )
+    chip_unit = _cents(data, "chip_unit_cents", 1)
+    if chip_unit == 0:
+        raise RuleError(
+            "the chip unit must be at least 1 cent", rule=FORMAT_RULE, field="chip_unit_cents"
+        )
+    multiples = _within(
+        "allowed_preflop_multiples",
+        validate_preflop_multiples,
+        data.get("allowed_preflop_multiples", list(DEFAULT_PREFLOP_MULTIPLES)),
+    )
+    minimum = data.get("table_minimum_cents")
+    maximum = data.get("table_maximum_cents")
+    if minimum is not None:
+        minimum = _cents(data, "table_minimum_cents")
+    if maximum is not None:
+        maximum = _cents(data, "table_maximum_cents")
+        if minimum is not None and maximum < minimum:
+            raise RuleError(
+                "the table maximum is below the table minimum",
+                rule=FORMAT_RULE,
+                field="table_maximum_cents",
+            )
+    backline_allowed = data.get("backline_allowed", True)
+    if not isinstance(backline_allowed, bool):
+        raise RuleError(
+            "backline_allowed is true or false", rule=FORMAT_RULE, field="backline_allowed"
+        )
+    return GameOptions(
+        trips_paytable=trips,
+        bad_beat_paytable=bad_beat,
+        chip_unit=chip_unit,
+        allowed_preflop_multiples=multiples,
+        table_minimum=minimum,
+        table_maximum=maximum,
+        backline_allowed=backline_allowed,
+    )
+
+
+def _stakes(data: Mapping[str, Any], *, with_play: bool) -> Stakes:
+    return Stakes(
+        ante=_cents(data, "ante"),
+        blind=_cents(data, "blind"),
+        play=_cents(data, "play", 0) if with_play else 0,
+        trips=_cents(data, "trips", 0),
+        bad_beat=_cents(data, "bad_beat", 0),
+    )
+
+
+def _parse_seat(data: Mapping[str, Any], options: GameOptions) -> SeatHand:
+    seat = _field(data, "seat")
+    if seat not in SEATS or isinstance(seat, bool):
+        raise RuleError(f"seat {seat!r} does not exist", rule=SEAT_RULE, field="seat")
+    hole = _within("hole", parse_cards, _field(data, "hole"), count=2)
+    stakes = _stakes(data, with_play=True)
+    folded = _field(data, "folded", False)
+    if not isinstance(folded, bool):
+        raise RuleError("folded is true or false", rule=FORMAT_RULE, field="folded")
+    validate_opening_wagers(stakes, options)
+    validate_play_amount(stakes, options, folded=folded)
+    backline_data = _field(data, "backline", [])
+    if not isinstance(backline_data, list):
+        raise RuleError("backline is a list of bettors", rule=FORMAT_RULE, field="backline")
+    if backline_data and not options.backline_allowed:
+        raise RuleError(
+            "this table does not allow backline wagers",
+            rule="RULEBOOK §3: backline (a table option)",
+            field="backline",
+        )
+    backline = []
+    multiple = stakes.play // stakes.ante
+    for index, bettor in enumerate(backline_data):
+        path = f"backline[{index}]"
+        behind = _within(path, _stakes, bettor, with_play=False)
+        play = _within(path, _cents, bettor, "play", behind.ante * multiple)
+        behind = Stakes(behind.ante, behind.blind, play, behind.trips, behind.bad_beat)
+        _within(path, validate_opening_wagers, behind, options, backline=True)
+        _within(path, validate_backline_play, behind, stakes)
+        backline.append(behind)
+    return SeatHand(seat, hole, stakes, folded, tuple(backline))  # type: ignore[arg-type]
+
+
+def parse_request(
+    data: object,
+) -> tuple[GameOptions, int, tuple[Card, ...], int, tuple[Card, ...], tuple[SeatHand, ...]]:
+    """Validate a request: (options, player-dealer seat, its hole cards, bank, board, seats)."""
+    if not isinstance(data, Mapping):
+        raise RuleError("the hand must be a JSON object", rule=FORMAT_RULE)
+    options = _within("options", parse_options, data.get("options"))
+    dealer_data = _field(data, "player_dealer")
+    dealer_seat = _within("player_dealer", _field, dealer_data, "seat")
+    if dealer_seat not in SEATS or isinstance(dealer_seat, bool):
+        raise RuleError(
+            f"seat {dealer_seat!r} does not exist", rule=SEAT_RULE, field="player_dealer.seat"
+        )
+    bank = _within("player_dealer", _cents, dealer_data, "bank")
+    if bank == 0:
+        raise RuleError(
+            "the player-dealer's bank must be above zero",
+            rule=BANK_RULE,
+            field="player_dealer.bank",
+        )
+    dealer_hole = _within("player_dealer.hole", parse_cards, _field(dealer_data, "hole"), count=2)
+    board = _within("board", parse_cards, _field(data, "board"), count=5)
+    seats_data = _field(data, "seats")
+    if not isinstance(seats_data, list) or not seats_data:
+        raise RuleError("seats is a non-empty list", rule=FORMAT_RULE, field="seats")
+    if len(seats_data) > MAX_PLAYERS:
+        raise RuleError(
+            f"at most {MAX_PLAYERS} players play against the player-dealer, not {len(seats_data)}",
+            rule="RULEBOOK §3: six seats, at most five players against the player-dealer",
+            field="seats",
+        )
+    seats = tuple(
+        _within(f"seats[{i}]", _parse_seat, seat, options) for i, seat in enumerate(seats_data)
+    )
+    taken = {dealer_seat}
+    for index, hand in enumerate(seats):
+        if hand.seat in taken:
+            raise RuleError(
+                f"seat {hand.seat} is already taken (by the player-dealer or another player)",
+                rule="RULEBOOK §3: one hand per seat",
+                field=f"seats[{index}].seat",
+            )
+        taken.add(hand.seat)
+    _within(
+        "seats", ensure_distinct, [*dealer_hole, *board, *(c for hand in seats for c in hand.hole)]
+    )
+    return options, dealer_seat, dealer_hole, bank, board, seats
+
+
+def settle_request(data: object) -> dict[str, Any]:
+    """Validate, resolve and settle one hand given in the appendix format; JSON-ready answer."""
+    options, dealer_seat, dealer_hole, bank, board, seats = parse_request(data)
+    outcome = play_out(dealer_seat, dealer_hole, board, seats, bank, options)
+    return format_outcome(outcome, dealer_seat, dealer_hole, board, seats)
+
+
+def _decimal_cents(amount: Fraction) -> str:
+    return str(Decimal(amount.numerator) / Decimal(amount.denominator)) if amount else "0"
+
+
+def format_outcome(
+    outcome: HandOutcome,
+    dealer_seat: int,
+    dealer_hole: tuple[Card, ...],
+    board: tuple[Card, ...],
+    seats: tuple[SeatHand, ...],
+) -> dict[str, Any]:
+    settlement = outcome.settlement
+    holes = {hand.seat: hand.hole for hand in seats}
+    return {
+        "dealer": {
+            "seat": dealer_seat,
+            "category": outcome.dealer.category.label,
+            "qualifies": outcome.dealer_qualifies,
+            "best_five": format_cards(best_five((*dealer_hole, *board))),
+        },
+        "seats": [
+            {
+                "seat": seat.seat,
+                "category": seat.value.category.label,
+                "result": seat.result.value,
+                "best_five": format_cards(best_five((*holes[seat.seat], *board))),
+            }
+            for seat in outcome.seats
+        ],
+        "settlement": [
+            {
+                "order": line.order,
+                "pass": line.pass_.value,
+                "seat": line.seat,
+                "bettor": line.bettor_label,
+                "wager": line.wager.value,
+                "stake": line.stake,
+                "outcome": line.outcome.value,
+                "paid": line.paid,
+                "collected": line.collected,
+                "returned_uncovered": line.returned_uncovered,
+                "unpaid_uncovered": line.unpaid_uncovered,
+                "rounded_off": _decimal_cents(line.rounded_off),
+            }
+            for line in settlement.lines
+        ],
+        "player_dealer_net": settlement.player_dealer_net,
+        "bank": settlement.bank,
+        "bank_remaining": settlement.remaining_bank,
+        "bank_exhausted": settlement.exhausted,
+    }

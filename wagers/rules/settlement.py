@@ -1,0 +1,174 @@
+"""Coverage-limited settlement (RULEBOOK §5).
+
+The player-dealer puts up a bank W and "may not win or lose more than the
+original amount wagered". Wagers are settled in a fixed order (fold pass, then
+showdown pass, each clockwise from the player-dealer's left; at a seat, its own
+wagers then its backline bettors'). With N the player-dealer's running net:
+
+- a losing stake s is collected up to W - N (the rest is returned, uncovered);
+- a winning payout d is paid up to W + N (the rest is unpaid, uncovered);
+- once a payment brings W + N to 0 the bank is exhausted, and every later
+  wager gets no action: its stake is returned, nothing collected or paid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+
+from tables.rules.deck import clockwise_from_left_of
+from tables.rules.errors import RuleError
+
+from .resolution import Outcome, Resolution
+from .wagers import FOLD_ORDER, SHOWDOWN_ORDER, WagerKind
+
+BANK_RULE = "RULEBOOK §5: the player-dealer's bank W is above zero"
+SEAT_BETTOR = 0  # bettor number of the seated player; backline bettors are 1, 2, ...
+
+
+class SettlementPass(Enum):
+    FOLD = "fold"
+    SHOWDOWN = "showdown"
+
+
+@dataclass(frozen=True, slots=True)
+class PendingWager:
+    """A resolved wager waiting for its turn in the settlement order."""
+
+    pass_: SettlementPass
+    seat: int
+    bettor: int
+    resolution: Resolution
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementLine:
+    """How one wager was settled, in its place in the order (1-based)."""
+
+    order: int
+    pass_: SettlementPass
+    seat: int
+    bettor: int
+    wager: WagerKind
+    stake: int
+    outcome: Outcome
+    paid: int
+    collected: int
+    returned_uncovered: int
+    unpaid_uncovered: int
+    rounded_off: Fraction = Fraction(0)
+
+    @property
+    def bettor_label(self) -> str:
+        return "seat" if self.bettor == SEAT_BETTOR else f"backline-{self.bettor}"
+
+    @property
+    def player_net(self) -> int:
+        """What the bettor gained (+) or lost (-) on this wager."""
+        return self.paid - self.collected
+
+    @property
+    def returned(self) -> int:
+        """Chips handed back to the bettor: the stake less what was collected, plus the payout."""
+        return self.stake - self.collected + self.paid
+
+
+@dataclass(frozen=True)
+class Settlement:
+    bank: int
+    lines: tuple[SettlementLine, ...]
+    player_dealer_net: int
+    exhausted: bool  # a payment emptied the bank; every later wager got no action
+
+    @property
+    def remaining_bank(self) -> int:
+        """What the player-dealer takes back from the bank: W plus the net."""
+        return self.bank + self.player_dealer_net
+
+    @property
+    def uncovered_lines(self) -> tuple[SettlementLine, ...]:
+        return tuple(
+            line for line in self.lines if line.returned_uncovered or line.unpaid_uncovered
+        )
+
+
+def apply_coverage(bank: int, ordered: Iterable[PendingWager]) -> Settlement:
+    """Settle wagers in the given order against a bank of ``bank`` cents."""
+    if isinstance(bank, bool) or not isinstance(bank, int) or bank <= 0:
+        raise RuleError(
+            f"the bank must be a positive amount of cents, not {bank!r}", rule=BANK_RULE
+        )
+    net = 0
+    exhausted = False
+    lines = []
+    for order, pending in enumerate(ordered, start=1):
+        resolution = pending.resolution
+        stake = resolution.stake
+        paid = collected = returned_uncovered = unpaid_uncovered = 0
+        if resolution.outcome is Outcome.LOSE:
+            collected = 0 if exhausted else min(stake, bank - net)
+            returned_uncovered = stake - collected
+            net += collected
+        elif resolution.outcome is Outcome.WIN:
+            paid = 0 if exhausted else min(resolution.payout, bank + net)
+            unpaid_uncovered = resolution.payout - paid
+            net -= paid
+            if paid and bank + net == 0:
+                exhausted = True
+        lines.append(
+            SettlementLine(
+                order=order,
+                pass_=pending.pass_,
+                seat=pending.seat,
+                bettor=pending.bettor,
+                wager=resolution.kind,
+                stake=stake,
+                outcome=resolution.outcome,
+                paid=paid,
+                collected=collected,
+                returned_uncovered=returned_uncovered,
+                unpaid_uncovered=unpaid_uncovered,
+                rounded_off=resolution.rounded_off,
+            )
+        )
+    return Settlement(bank, tuple(lines), net, exhausted)
+
+
+BettorResolutions = Sequence[Mapping[WagerKind, Resolution]]
+
+
+def settlement_order(
+    player_dealer_seat: int,
+    resolutions: Mapping[int, BettorResolutions],
+    folded_seats: Iterable[int],
+) -> list[PendingWager]:
+    """Put every resolved wager in settlement order.
+
+    ``resolutions[seat]`` lists the seat's bettors: index 0 is the seated
+    player, then its backline bettors in the order they stand. The fold pass
+    takes each folded seat's losing wagers (Ante, Blind, Trips below Three of a
+    Kind, Bad Beat); the showdown pass takes everything else, a folded seat
+    having only its winning Trips left.
+    """
+    folded = set(folded_seats)
+    seats = clockwise_from_left_of(player_dealer_seat, list(resolutions))
+    fold_pass: list[PendingWager] = []
+    showdown_pass: list[PendingWager] = []
+    for seat in seats:
+        for bettor, by_kind in enumerate(resolutions[seat]):
+            for kind in FOLD_ORDER if seat in folded else ():
+                resolution = by_kind.get(kind)
+                if resolution is not None and resolution.outcome is Outcome.LOSE:
+                    fold_pass.append(PendingWager(SettlementPass.FOLD, seat, bettor, resolution))
+            for kind in SHOWDOWN_ORDER:
+                resolution = by_kind.get(kind)
+                if resolution is None:
+                    continue
+                if seat in folded and resolution.outcome is Outcome.LOSE:
+                    continue  # already taken in the fold pass
+                showdown_pass.append(
+                    PendingWager(SettlementPass.SHOWDOWN, seat, bettor, resolution)
+                )
+    return fold_pass + showdown_pass
