@@ -1,0 +1,38 @@
+"""Staff roles as Django groups. Staff are users; they are never players in a hand."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    FLOOR_SUPERVISOR = "floor_supervisor"
+    HOUSE_DEALER = "house_dealer"
+    COMPLIANCE_OFFICER = "compliance_officer"
+    ADMINISTRATOR = "administrator"
+
+    @property
+    def group_name(self) -> str:
+        return self.value.replace("_", " ").title()
+
+
+def roles_of(user) -> set[Role]:
+    if user is None or not user.is_authenticated or not user.is_active:
+        return set()
+    if user.is_superuser:
+        return set(Role)
+    names = {group.name for group in user.groups.all()}
+    return {role for role in Role if role.group_name in names}
+
+
+def has_role(user, *roles: Role) -> bool:
+    """True if ``user`` holds one of ``roles``; an administrator holds every role."""
+    held = roles_of(user)
+    return Role.ADMINISTRATOR in held or bool(held & set(roles))
+
+
+# Who may do what on the floor; the API and the console both read these.
+RUN_TABLE = (Role.FLOOR_SUPERVISOR, Role.HOUSE_DEALER)
+SUPERVISE = (Role.FLOOR_SUPERVISOR,)
+READ_FLOOR = (Role.FLOOR_SUPERVISOR, Role.HOUSE_DEALER, Role.COMPLIANCE_OFFICER)
+COMPLIANCE = (Role.COMPLIANCE_OFFICER,)
