@@ -1,0 +1,423 @@
+"""The cardroom floor: players, tables and their options, seats, games, the button, rounds.
+
+Write paths live in ``tables/services/``, read paths in ``tables/selectors.py``;
+the rules themselves in ``tables/rules/`` (no Django). Rows that are history
+(offers, transitions, option changes, settled rounds) are only ever inserted.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tables.rules.decisions import DEFAULT_PREFLOP_MULTIPLES, Action, Decision, Street
+
+SEAT_NUMBERS = [(n, f"Seat {n}") for n in range(1, 7)]
+
+
+def default_preflop_multiples() -> list[int]:
+    return list(DEFAULT_PREFLOP_MULTIPLES)
+
+
+def default_trips_paytable() -> str:
+    return "UTH-01"
+
+
+def default_bad_beat_paytable() -> str:
+    return "option-1"
+
+
+class Player(models.Model):
+    """A patron known to the cardroom. Staff are users, never players."""
+
+    player_number = models.CharField(max_length=32, unique=True)
+    name = models.CharField(max_length=200)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["player_number"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.player_number})"
+
+
+class TPPPRegistration(models.Model):
+    """A third-party proposition player's registration: the business and the badge."""
+
+    player = models.OneToOneField(Player, on_delete=models.PROTECT, related_name="tppp")
+    business_name = models.CharField(max_length=200)
+    badge_number = models.CharField(max_length=64)
+    badge_expires_on = models.DateField()
+
+    def __str__(self) -> str:
+        return f"{self.business_name} badge {self.badge_number}"
+
+
+class DealMode(models.TextChoices):
+    RNG = "rng", "RNG deal"
+    CARD_ENTRY = "card_entry", "Card entry"
+
+
+class Table(models.Model):
+    """A six-seat table and its options sheet (changed only between rounds, every change logged)."""
+
+    name = models.CharField(max_length=64, unique=True)
+    minimum_cents = models.PositiveIntegerField(default=500)
+    maximum_cents = models.PositiveIntegerField(default=50_000)
+    chip_unit_cents = models.PositiveIntegerField(default=100)
+    preflop_multiples = models.JSONField(default=default_preflop_multiples)
+    trips_paytable = models.JSONField(default=default_trips_paytable)  # a name, or odds in full
+    bad_beat_paytable = models.JSONField(null=True, blank=True, default=default_bad_beat_paytable)
+    backline_allowed = models.BooleanField(default=True)
+    deal_mode = models.CharField(max_length=16, choices=DealMode.choices, default=DealMode.RNG)
+    # RULEBOOK §6 rotation policy; the California 2026 policy by default.
+    max_consecutive_hands = models.PositiveSmallIntegerField(default=2)
+    offer_every_hand = models.BooleanField(default=True)
+    max_tppp_per_table = models.PositiveSmallIntegerField(null=True, blank=True, default=1)
+    tppp_may_bank_twice_in_a_row = models.BooleanField(default=False)
+    rotation_window_minutes = models.PositiveSmallIntegerField(null=True, blank=True, default=40)
+    min_non_tppp_dealers_in_window = models.PositiveSmallIntegerField(default=2)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(minimum_cents__lte=models.F("maximum_cents")),
+                name="table_minimum_not_above_maximum",
+            ),
+            models.CheckConstraint(
+                condition=Q(chip_unit_cents__gte=1), name="table_chip_unit_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(max_consecutive_hands__gte=1, max_consecutive_hands__lte=2),
+                name="table_consecutive_hands_at_most_two",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TableOptionChange(models.Model):
+    """One option changed between rounds: who, when, old and new values."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="option_changes")
+    option = models.CharField(max_length=64)
+    old_value = models.JSONField(null=True)
+    new_value = models.JSONField(null=True)
+    changed_at = models.DateTimeField()
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["changed_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.option}: {self.old_value!r} -> {self.new_value!r}"
+
+
+class Seating(models.Model):
+    """A player in a seat from ``sat_at`` until ``left_at``."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seatings")
+    seat = models.PositiveSmallIntegerField(choices=SEAT_NUMBERS)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seatings")
+    is_tppp = models.BooleanField(default=False)  # registered TPPP at the time of seating
+    sat_at = models.DateTimeField()
+    seated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    left_at = models.DateTimeField(null=True, blank=True)
+    unseated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["table", "seat", "sat_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "seat"],
+                condition=Q(left_at__isnull=True),
+                name="one_player_per_seat",
+            ),
+            # A patron sits in one seat at a time, at one table at a time.
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(left_at__isnull=True), name="one_seat_per_player"
+            ),
+            models.CheckConstraint(
+                condition=Q(seat__gte=1, seat__lte=6), name="seat_number_1_to_6"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.seat}: {self.player}"
+
+
+class GameEndReason(models.TextChoices):
+    CLOSED = "closed", "Closed by the floor supervisor"
+    ROTATION_WINDOW = "rotation_window", "40-minute rotation rule (RULEBOOK §6)"
+
+
+class Game(models.Model):
+    """A game at a table, from its opening by a floor supervisor to its end."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="games")
+    opened_at = models.DateTimeField()
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    first_offer_seat = models.PositiveSmallIntegerField(choices=SEAT_NUMBERS)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    end_reason = models.CharField(max_length=32, choices=GameEndReason.choices, blank=True)
+    end_detail = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["table", "opened_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(ended_at__isnull=True), name="one_open_game_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} game opened {self.opened_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.ended_at is None
+
+
+class OfferRoundStatus(models.TextChoices):
+    OPEN = "open", "Offers going round"
+    ACCEPTED = "accepted", "Accepted"
+    EXHAUSTED = "exhausted", "No eligible player accepted"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class OfferRound(models.Model):
+    """The button offered seat by seat before a hand (RULEBOOK §6)."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="offer_rounds")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="offer_rounds")
+    start_seat = models.PositiveSmallIntegerField(choices=SEAT_NUMBERS)
+    started_at = models.DateTimeField()
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    status = models.CharField(max_length=16, choices=OfferRoundStatus.choices)
+    # True when the player-dealer kept the position for a second hand without offers
+    # (only with "offer every hand" off).
+    kept_without_offers = models.BooleanField(default=False)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    detail = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["started_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status="open"),
+                name="one_open_offer_round_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} offers from seat {self.start_seat} ({self.status})"
+
+
+class OfferAnswer(models.TextChoices):
+    PENDING = "pending", "Awaiting an answer"
+    ACCEPTED = "accepted", "Accepted"
+    DECLINED = "declined", "Declined"
+    INELIGIBLE = "ineligible", "Passed over: not eligible"
+    WITHDRAWN = "withdrawn", "Withdrawn: the player left"
+
+
+class ButtonOffer(models.Model):
+    """One offer of the position to one seated player, and the answer."""
+
+    offer_round = models.ForeignKey(OfferRound, on_delete=models.PROTECT, related_name="offers")
+    seat = models.PositiveSmallIntegerField(choices=SEAT_NUMBERS)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="button_offers")
+    is_tppp = models.BooleanField(default=False)
+    offered_at = models.DateTimeField()
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    answer = models.CharField(
+        max_length=16, choices=OfferAnswer.choices, default=OfferAnswer.PENDING
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["offered_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["offer_round"],
+                condition=Q(answer="pending"),
+                name="one_pending_offer_per_round",
+            ),
+            models.UniqueConstraint(
+                fields=["offer_round"],
+                condition=Q(answer="accepted"),
+                name="one_acceptance_per_offer_round",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"offer to seat {self.seat}: {self.answer}"
+
+
+class RoundState(models.TextChoices):
+    WAGERING = "wagering", "Wagering open"
+    NO_MORE_BETS = "no_more_bets", "No more bets"
+    PREFLOP = "preflop", "Hole cards dealt: pre-flop decisions"
+    FLOP = "flop", "Flop: flop decisions"
+    RIVER = "river", "Turn and river: river decisions"
+    SHOWDOWN = "showdown", "Showdown"
+    SETTLED = "settled", "Settled"
+    VOIDED = "voided", "Voided (misdeal)"
+
+
+ACTIVE_ROUND_STATES = [
+    RoundState.WAGERING,
+    RoundState.NO_MORE_BETS,
+    RoundState.PREFLOP,
+    RoundState.FLOP,
+    RoundState.RIVER,
+    RoundState.SHOWDOWN,
+]
+
+
+class Round(models.Model):
+    """One hand at a table, from wagering to settlement (RULEBOOK §2-§5)."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveIntegerField()  # per table, 1, 2, 3, ...
+    deck = models.CharField(max_length=1, choices=[("A", "Deck A"), ("B", "Deck B")])
+    state = models.CharField(max_length=16, choices=RoundState.choices)
+    offer_round = models.OneToOneField(OfferRound, on_delete=models.PROTECT, related_name="round")
+    player_dealer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="banked_rounds"
+    )
+    player_dealer_seat = models.PositiveSmallIntegerField(choices=SEAT_NUMBERS)
+    player_dealer_is_tppp = models.BooleanField(default=False)
+    consecutive_count = models.PositiveSmallIntegerField()  # 1 or 2: hands in a row banked
+    tppps_seated = models.PositiveSmallIntegerField(default=0)
+    options = models.JSONField()  # the options sheet in force, frozen for replay and audit
+    deal_mode = models.CharField(max_length=16, choices=DealMode.choices)
+    shuffled_deck = models.JSONField(null=True, blank=True)  # RNG deal: the 52 cards in order
+    dealer_hole = models.JSONField(null=True, blank=True)
+    board = models.JSONField(default=list)  # the community cards shown so far
+    dealer_category = models.CharField(max_length=32, blank=True)
+    dealer_qualifies = models.BooleanField(null=True)
+    started_at = models.DateTimeField()
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    ended_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "number"], name="round_number_unique_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(state__in=[s.value for s in ACTIVE_ROUND_STATES]),
+                name="one_active_round_per_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(consecutive_count__gte=1), name="round_consecutive_count_positive"
+            ),
+        ]
+        indexes = [models.Index(fields=["game", "started_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} round {self.number}"
+
+
+class RoundTransition(models.Model):
+    """Who moved a round from one state to the next, and when."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="transitions")
+    from_state = models.CharField(max_length=16, choices=RoundState.choices, blank=True)
+    to_state = models.CharField(max_length=16, choices=RoundState.choices)
+    at = models.DateTimeField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "to_state"], name="each_state_entered_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.from_state or '-'} -> {self.to_state}"
+
+
+class HandResultChoice(models.TextChoices):
+    WIN = "win"
+    LOSE = "lose"
+    TIE = "tie"
+    FOLD = "fold"
+
+
+class Hand(models.Model):
+    """A seat's hand in a round: its cards, its decisions, and how it ended."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="hands")
+    seat = models.PositiveSmallIntegerField(choices=SEAT_NUMBERS)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hands")
+    joined_at = models.DateTimeField()
+    hole = models.JSONField(null=True, blank=True)
+    category = models.CharField(max_length=32, blank=True)
+    result = models.CharField(max_length=8, choices=HandResultChoice.choices, blank=True)
+
+    class Meta:
+        ordering = ["round", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], name="one_hand_per_seat_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "player"], name="one_hand_per_player_per_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} seat {self.seat}"
+
+
+class HandDecision(models.Model):
+    """One decision of a hand (RULEBOOK §3), as the house dealer recorded it."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="decisions")
+    street = models.CharField(max_length=8, choices=[(s.value, s.value) for s in Street])
+    action = models.CharField(max_length=8, choices=[(a.value, a.value) for a in Action])
+    multiple = models.PositiveSmallIntegerField(default=0)
+    at = models.DateTimeField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "street"], name="one_decision_per_street"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} {self.street}: {self.action}"
+
+    def as_rule(self) -> Decision:
+        return Decision(Street(self.street), Action(self.action), self.multiple)

@@ -1,0 +1,405 @@
+"""The round state machine (RULEBOOK §2-§4), one service function per transition.
+
+Each transition locks the table then the round, checks the state, moves it,
+and records who and when. Cards come from the RNG deal (the shuffled deck is
+stored, so the round can be replayed) or from the house dealer's card entry.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from django.db import transaction
+
+from cardroom.clock import now
+from tables import options as table_options
+from tables.models import (
+    DealMode,
+    GameEndReason,
+    Hand,
+    HandDecision,
+    OfferAnswer,
+    OfferRound,
+    OfferRoundStatus,
+    Round,
+    RoundState,
+    RoundTransition,
+    Seating,
+)
+from tables.rules.cards import ensure_distinct, format_cards, parse_card, parse_cards
+from tables.rules.decisions import Action, Decision, DecisionRecord, Street
+from tables.rules.deck import deal as deal_cards
+from tables.rules.deck import next_deck, shuffled_deck
+from tables.rules.errors import RuleError, StateError
+from tables.rules.hands import evaluate
+from tables.rules.rotation import SeatedPlayer, consecutive_hands, ineligibility, window_shortfall
+from wagers.rules.resolution import dealer_qualifies, hand_result
+
+from .button import NO_ACCEPT_MESSAGE, banked_history, game_history_since
+from .floor import end_game
+from .locks import active_round, lock_round, lock_table, open_game
+
+ENTRY_RULE = "RULEBOOK §2: card entry: real cards only, no card twice, the right count"
+STREET_OF_STATE = {
+    RoundState.PREFLOP: Street.PREFLOP,
+    RoundState.FLOP: Street.FLOP,
+    RoundState.RIVER: Street.RIVER,
+}
+
+
+def _require(round_: Round, *states: RoundState, action: str) -> None:
+    if round_.state not in states:
+        allowed = " or ".join(RoundState(s).label.lower() for s in states)
+        raise StateError(
+            f"cannot {action}: round {round_.number} is {round_.get_state_display().lower()}, "
+            f"not {allowed}",
+            state=round_.state,
+        )
+
+
+def _move(
+    round_: Round, to_state: RoundState, by, moment=None, fields: Sequence[str] = ()
+) -> Round:
+    moment = moment or now()
+    RoundTransition.objects.create(
+        round=round_, from_state=round_.state, to_state=to_state, at=moment, by=by
+    )
+    round_.state = to_state
+    if to_state in (RoundState.SETTLED, RoundState.VOIDED):
+        round_.ended_at = moment
+    round_.save(update_fields=["state", "ended_at", *fields])
+    return round_
+
+
+def start_round(*, table_id: int, by) -> Round:
+    """Open wagering for a new hand banked by the player who accepted the button."""
+    blocked: str | None = None
+    with transaction.atomic():
+        table = lock_table(table_id)
+        game = open_game(table)
+        if game is None:
+            raise StateError(
+                f"no game is open at {table}; a floor supervisor opens it", state="closed"
+            )
+        current = active_round(table)
+        if current is not None:
+            raise StateError(
+                f"round {current.number} is {current.get_state_display().lower()}",
+                state=current.state,
+            )
+        offer_round = OfferRound.objects.filter(
+            table=table, game=game, status=OfferRoundStatus.ACCEPTED, round__isnull=True
+        ).first()
+        if offer_round is None:
+            last = (
+                OfferRound.objects.filter(table=table, game=game)
+                .order_by("-started_at", "-id")
+                .first()
+            )
+            if last is not None and last.status == OfferRoundStatus.EXHAUSTED:
+                raise StateError(NO_ACCEPT_MESSAGE, state="no_player_dealer", rule="RULEBOOK §6")
+            raise StateError(
+                "no one has accepted the player-dealer position for this hand: offer the button "
+                "clockwise first (RULEBOOK §6)",
+                state="no_player_dealer",
+                rule="RULEBOOK §6",
+            )
+        accepted = offer_round.offers.get(answer=OfferAnswer.ACCEPTED)
+        seated = list(Seating.objects.filter(table=table, left_at__isnull=True))
+        seating = next(
+            (s for s in seated if s.seat == accepted.seat and s.player_id == accepted.player_id),
+            None,
+        )
+        if seating is None:
+            raise StateError(
+                f"the player who accepted left seat {accepted.seat}", state="no_player_dealer"
+            )
+        moment = now()
+        options = table_options.snapshot(table)
+        policy = table_options.rotation_policy(options)
+        candidate = SeatedPlayer(seating.seat, seating.player_id, seating.is_tppp)
+        history = banked_history(table)
+        reason = ineligibility(candidate, history, policy)
+        if reason:
+            raise StateError(reason, state="no_player_dealer", rule="RULEBOOK §6")
+        window = policy.window
+        if window is not None:
+            blocked = window_shortfall(
+                game.opened_at, moment, game_history_since(game, moment - window), candidate, policy
+            )
+        if blocked:
+            end_game(
+                game, by=by, reason=GameEndReason.ROTATION_WINDOW, detail=blocked, moment=moment
+            )
+        else:
+            last_round = Round.objects.filter(table=table).order_by("-number").first()
+            round_ = Round.objects.create(
+                table=table,
+                game=game,
+                number=(last_round.number + 1) if last_round else 1,
+                deck=next_deck(last_round.deck if last_round else None),
+                state=RoundState.WAGERING,
+                offer_round=offer_round,
+                player_dealer_id=seating.player_id,
+                player_dealer_seat=seating.seat,
+                player_dealer_is_tppp=seating.is_tppp,
+                consecutive_count=consecutive_hands(history, seating.player_id) + 1,
+                tppps_seated=sum(1 for s in seated if s.is_tppp),
+                options=options,
+                deal_mode=options["deal_mode"],
+                started_at=moment,
+                started_by=by,
+            )
+            RoundTransition.objects.create(
+                round=round_, from_state="", to_state=RoundState.WAGERING, at=moment, by=by
+            )
+            return round_
+    raise StateError(
+        f"the game has ended: {blocked}", state="game_ended", rule="RULEBOOK §6: the 40-minute rule"
+    )
+
+
+def join_hand(*, round_id: int, seat: int, by) -> Hand:
+    """Deal a seated player into the hand (their Ante and Blind come with the wagers)."""
+    with transaction.atomic():
+        table, round_ = lock_round(round_id)
+        _require(round_, RoundState.WAGERING, action="join the hand")
+        seating = Seating.objects.filter(table=table, seat=seat, left_at__isnull=True).first()
+        if seating is None:
+            raise RuleError(f"seat {seat} is empty", rule="RULEBOOK §3", field="seat")
+        if seat == round_.player_dealer_seat:
+            raise RuleError(
+                f"seat {seat} is the player-dealer; no one wagers on the player-dealer position",
+                rule="RULEBOOK §6",
+                field="seat",
+            )
+        if seating.is_tppp:
+            raise RuleError(
+                f"seat {seat} is a TPPP player, who accepts and settles wagers only while holding "
+                "the player-dealer position",
+                rule="RULEBOOK §6",
+                field="seat",
+            )
+        if round_.hands.filter(seat=seat).exists():
+            raise StateError(f"seat {seat} is already in the hand", state=round_.state)
+        return Hand.objects.create(
+            round=round_, seat=seat, player_id=seating.player_id, joined_at=now()
+        )
+
+
+def close_wagering(*, round_id: int, by) -> Round:
+    """ "No more bets": nothing is made, increased or withdrawn after this."""
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        _require(round_, RoundState.WAGERING, action='call "no more bets"')
+        if not round_.hands.exists():
+            raise StateError("no seat has wagered in this round", state=round_.state)
+        return _move(round_, RoundState.NO_MORE_BETS, by)
+
+
+def _entered_hole_cards(entry: Mapping, seats: Sequence[int]) -> tuple[dict[int, list], list]:
+    if not isinstance(entry, Mapping):
+        raise RuleError(
+            "card entry needs the hole cards of every hand and of the player-dealer",
+            rule=ENTRY_RULE,
+        )
+    hands = entry.get("hands")
+    if not isinstance(hands, Mapping):
+        raise RuleError("the hole cards of every hand are required", rule=ENTRY_RULE, field="hands")
+    given = {int(seat): cards for seat, cards in hands.items()}
+    if sorted(given) != sorted(seats):
+        raise RuleError(
+            f"hole cards are needed for exactly the seats in the hand: {sorted(seats)}",
+            rule=ENTRY_RULE,
+            field="hands",
+        )
+    parsed = {}
+    for seat, cards in given.items():
+        try:
+            parsed[seat] = parse_cards(cards, count=2)
+        except RuleError as error:
+            raise error.with_field(f"hands.{seat}") from None
+    try:
+        dealer = parse_cards(entry.get("player_dealer"), count=2)
+    except RuleError as error:
+        raise error.with_field("player_dealer") from None
+    try:
+        ensure_distinct([*dealer, *(c for cards in parsed.values() for c in cards)])
+    except RuleError as error:
+        raise error.with_field("hands") from None
+    return {seat: format_cards(cards) for seat, cards in parsed.items()}, format_cards(dealer)
+
+
+def deal(
+    *, round_id: int, by, entry: Mapping | None = None, rng: random.Random | None = None
+) -> Round:
+    """Deal the hole cards: by the RNG (deck stored) or from the dealer's card entry."""
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        _require(round_, RoundState.NO_MORE_BETS, action="deal")
+        hands = list(round_.hands.order_by("seat"))
+        if round_.deal_mode == DealMode.RNG:
+            if entry is not None:
+                raise RuleError(
+                    "this table deals by RNG; cards are not entered", rule=ENTRY_RULE, field="cards"
+                )
+            deck = shuffled_deck(rng)
+            dealt = deal_cards(deck, round_.player_dealer_seat, [h.seat for h in hands])
+            round_.shuffled_deck = format_cards(deck)
+            holes = {seat: format_cards(cards) for seat, cards in dealt.hole_cards}
+            round_.dealer_hole = format_cards(dealt.player_dealer)
+        else:
+            holes, round_.dealer_hole = _entered_hole_cards(entry, [h.seat for h in hands])
+        for hand in hands:
+            hand.hole = holes[hand.seat]
+        Hand.objects.bulk_update(hands, ["hole"])
+        return _move(round_, RoundState.PREFLOP, by, fields=["shuffled_deck", "dealer_hole"])
+
+
+def _records(round_: Round) -> list[tuple[Hand, DecisionRecord]]:
+    hands = round_.hands.prefetch_related("decisions").order_by("seat")
+    return [
+        (
+            hand,
+            DecisionRecord(
+                tuple(d.as_rule() for d in sorted(hand.decisions.all(), key=lambda d: d.id))
+            ),
+        )
+        for hand in hands
+    ]
+
+
+def decide(*, round_id: int, seat: int, action: str, multiple: int = 0, by) -> HandDecision:
+    """Record a hand's decision on the current street (RULEBOOK §3)."""
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        _require(round_, RoundState.PREFLOP, RoundState.FLOP, RoundState.RIVER, action="decide")
+        street = STREET_OF_STATE[RoundState(round_.state)]
+        found = [(h, r) for h, r in _records(round_) if h.seat == seat]
+        if not found:
+            raise RuleError(f"seat {seat} is not in this hand", rule="RULEBOOK §3", field="seat")
+        hand, record = found[0]
+        try:
+            decision = Decision(street, Action(action), multiple)
+        except ValueError:
+            raise RuleError(
+                f"{action!r} is not a decision (check, play or fold)",
+                rule="RULEBOOK §3",
+                field="action",
+            ) from None
+        record.then(decision, round_.options["preflop_multiples"])
+        return HandDecision.objects.create(
+            hand=hand,
+            street=street.value,
+            action=decision.action.value,
+            multiple=multiple,
+            at=now(),
+            by=by,
+        )
+
+
+def _require_decided(round_: Round, street: Street) -> None:
+    waiting = [hand.seat for hand, record in _records(round_) if record.next_street is street]
+    if waiting:
+        seats = ", ".join(str(seat) for seat in waiting)
+        raise StateError(
+            f"seat(s) {seats} have not made their {street.value} decision", state=round_.state
+        )
+
+
+def _reveal(round_: Round, entry: Sequence[str] | None, count: int) -> list[str]:
+    """The next ``count`` community cards: from the stored deal, or entered and validated."""
+    shown = list(round_.board)
+    if round_.deal_mode == DealMode.RNG:
+        if entry is not None:
+            raise RuleError(
+                "this table deals by RNG; cards are not entered", rule=ENTRY_RULE, field="cards"
+            )
+        seats = list(round_.hands.order_by("seat").values_list("seat", flat=True))
+        deck = [parse_card(c) for c in round_.shuffled_deck]
+        board = format_cards(deal_cards(deck, round_.player_dealer_seat, seats).board)
+        return shown + board[len(shown) : len(shown) + count]
+    try:
+        cards = format_cards(parse_cards(entry, count=count))
+    except RuleError as error:
+        raise error.with_field("cards") from None
+    holes = [c for hole in round_.hands.values_list("hole", flat=True) for c in hole]
+    try:
+        ensure_distinct(parse_card(c) for c in [*round_.dealer_hole, *holes, *shown, *cards])
+    except RuleError as error:
+        raise error.with_field("cards") from None
+    return shown + cards
+
+
+def reveal_flop(*, round_id: int, by, cards: Sequence[str] | None = None) -> Round:
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        _require(round_, RoundState.PREFLOP, action="show the flop")
+        _require_decided(round_, Street.PREFLOP)
+        round_.board = _reveal(round_, cards, 3)
+        return _move(round_, RoundState.FLOP, by, fields=["board"])
+
+
+def reveal_turn_and_river(*, round_id: int, by, cards: Sequence[str] | None = None) -> Round:
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        _require(round_, RoundState.FLOP, action="show the turn and river")
+        _require_decided(round_, Street.FLOP)
+        round_.board = _reveal(round_, cards, 2)
+        return _move(round_, RoundState.RIVER, by, fields=["board"])
+
+
+def showdown(*, round_id: int, by) -> Round:
+    """Show the player-dealer's hand and resolve every hand with the rules core."""
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        _require(round_, RoundState.RIVER, action="go to the showdown")
+        _require_decided(round_, Street.RIVER)
+        board = [parse_card(c) for c in round_.board]
+        dealer = evaluate([*(parse_card(c) for c in round_.dealer_hole), *board])
+        hands = []
+        for hand, record in _records(round_):
+            value = evaluate([*(parse_card(c) for c in hand.hole), *board])
+            hand.category = value.category.label
+            hand.result = hand_result(value, dealer, record.folded).value
+            hands.append(hand)
+        Hand.objects.bulk_update(hands, ["category", "result"])
+        round_.dealer_category = dealer.category.label
+        round_.dealer_qualifies = dealer_qualifies(dealer)
+        return _move(
+            round_, RoundState.SHOWDOWN, by, fields=["dealer_category", "dealer_qualifies"]
+        )
+
+
+def settle(*, round_id: int, by) -> Round:
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        _require(round_, RoundState.SHOWDOWN, action="settle")
+        return _move(round_, RoundState.SETTLED, by)
+
+
+def void_round(*, round_id: int, by, reason: str) -> Round:
+    """A misdeal: the round ends with nothing resolved and every wager returned."""
+    if not reason or not reason.strip():
+        raise RuleError(
+            "say why the round is void", rule="a voided round records its reason", field="reason"
+        )
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        _require(
+            round_,
+            RoundState.WAGERING,
+            RoundState.NO_MORE_BETS,
+            RoundState.PREFLOP,
+            RoundState.FLOP,
+            RoundState.RIVER,
+            RoundState.SHOWDOWN,
+            action="void the round",
+        )
+        round_.void_reason = reason.strip()
+        return _move(round_, RoundState.VOIDED, by, fields=["void_reason"])
+
+
+def current_round(table) -> Round | None:
+    return active_round(table)
