@@ -71,10 +71,12 @@ def parse_cards(texts: object, *, count: int | None = None) -> tuple[Card, ...]:
     cards: list[Card] = []
     for index, text in enumerate(texts):
         try:
-            cards.append(parse_card(text))
+            card = parse_card(text)
         except RuleError as error:
             raise error.with_field(f"[{index}]") from None
-    ensure_distinct(cards)
+        if card in cards:
+            raise RuleError(f"card {card} appears twice", rule=DUPLICATE_RULE, field=f"[{index}]")
+        cards.append(card)
     return tuple(cards)
 
 

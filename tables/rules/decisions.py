@@ -170,7 +170,7 @@ def validate_preflop_multiples(multiples: Collection[int]) -> tuple[int, ...]:
             "at least one pre-flop Play multiple (3 or 4) is needed", rule=DECISION_RULE
         )
     for multiple in multiples:
-        if isinstance(multiple, bool) or multiple not in PERMITTED_PREFLOP_MULTIPLES:
+        if type(multiple) is not int or multiple not in PERMITTED_PREFLOP_MULTIPLES:
             raise RuleError(
                 f"a pre-flop Play multiple must be 3 or 4, not {multiple!r}",
                 rule=DECISION_RULE,

@@ -114,7 +114,8 @@ def parse_odds(value: object) -> Fraction:
         )
     try:
         odds = Fraction(Decimal(value)) if isinstance(value, str) else Fraction(value)
-    except (InvalidOperation, ValueError):
+    except (InvalidOperation, ValueError, OverflowError):
+        # Decimal accepts "Infinity" and "NaN"; Fraction refuses them: neither is odds.
         raise RuleError(f"odds {value!r} is not a number", rule=PAYTABLE_RULE) from None
     if odds <= 0:
         raise RuleError(f"odds {value!r} must be positive", rule=PAYTABLE_RULE)

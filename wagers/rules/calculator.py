@@ -13,7 +13,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from tables.rules.cards import Card, ensure_distinct, format_cards, parse_cards
+from tables.rules.cards import DUPLICATE_RULE, Card, format_cards, parse_cards
 from tables.rules.decisions import DEFAULT_PREFLOP_MULTIPLES, validate_preflop_multiples
 from tables.rules.deck import SEAT_RULE, SEATS
 from tables.rules.errors import RuleError
@@ -151,7 +151,7 @@ def _stakes(data: Mapping[str, Any], *, with_play: bool) -> Stakes:
 
 def _parse_seat(data: Mapping[str, Any], options: GameOptions) -> SeatHand:
     seat = _field(data, "seat")
-    if seat not in SEATS or isinstance(seat, bool):
+    if type(seat) is not int or seat not in SEATS:
         raise RuleError(f"seat {seat!r} does not exist", rule=SEAT_RULE, field="seat")
     hole = _within("hole", parse_cards, _field(data, "hole"), count=2)
     stakes = _stakes(data, with_play=True)
@@ -191,7 +191,7 @@ def parse_request(
     options = _within("options", parse_options, data.get("options"))
     dealer_data = _field(data, "player_dealer")
     dealer_seat = _within("player_dealer", _field, dealer_data, "seat")
-    if dealer_seat not in SEATS or isinstance(dealer_seat, bool):
+    if type(dealer_seat) is not int or dealer_seat not in SEATS:
         raise RuleError(
             f"seat {dealer_seat!r} does not exist", rule=SEAT_RULE, field="player_dealer.seat"
         )
@@ -202,7 +202,12 @@ def parse_request(
             rule=BANK_RULE,
             field="player_dealer.bank",
         )
-    dealer_hole = _within("player_dealer.hole", parse_cards, _field(dealer_data, "hole"), count=2)
+    dealer_hole = _within(
+        "player_dealer.hole",
+        parse_cards,
+        _within("player_dealer", _field, dealer_data, "hole"),
+        count=2,
+    )
     board = _within("board", parse_cards, _field(data, "board"), count=5)
     seats_data = _field(data, "seats")
     if not isinstance(seats_data, list) or not seats_data:
@@ -225,10 +230,25 @@ def parse_request(
                 field=f"seats[{index}].seat",
             )
         taken.add(hand.seat)
-    _within(
-        "seats", ensure_distinct, [*dealer_hole, *board, *(c for hand in seats for c in hand.hole)]
+    _ensure_dealt_once(
+        [("player_dealer.hole", dealer_hole), ("board", board)]
+        + [(f"seats[{index}].hole", hand.hole) for index, hand in enumerate(seats)]
     )
     return options, dealer_seat, dealer_hole, bank, board, seats
+
+
+def _ensure_dealt_once(groups: list[tuple[str, tuple[Card, ...]]]) -> None:
+    """No card twice in the hand; the error names where the card appears the second time."""
+    first_seen: dict[Card, str] = {}
+    for field, cards in groups:
+        for card in cards:
+            if card in first_seen:
+                raise RuleError(
+                    f"card {card} appears twice (also in {first_seen[card]})",
+                    rule=DUPLICATE_RULE,
+                    field=field,
+                )
+            first_seen[card] = field
 
 
 def settle_request(data: object) -> dict[str, Any]:
