@@ -1,13 +1,16 @@
 """Top-level URL routes."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("admin/", admin.site.urls),
+    path("api/auth/token/", obtain_auth_token, name="api-token"),
+    path("api/", include("tables.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI assets come from drf-spectacular-sidecar (see SPECTACULAR_SETTINGS), so the
     # docs page works on a network without CDN access.

@@ -1,1 +1,268 @@
-"""Admin registrations of the tables app (none yet: there are no models)."""
+"""Admin of the tables app.
+
+The floor's history (option changes, seatings, games, offers, rounds and their
+transitions, hands and decisions) is read-only here: it is written only by the
+services, which record who did what and when. Tables are read-only too: their
+options change only through ``change_table_options``, which logs every change.
+Players and TPPP registrations are the only records edited here.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from cardroom.clock import now
+from tables import selectors
+from tables.models import (
+    ButtonOffer,
+    Game,
+    Hand,
+    HandDecision,
+    OfferRound,
+    Player,
+    Round,
+    RoundTransition,
+    Seating,
+    Table,
+    TableOptionChange,
+    TPPPRegistration,
+)
+
+
+class ReadOnlyAdminMixin:
+    """View only: no add, change or delete, whoever asks."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    pass
+
+
+class ReadOnlyTabularInline(ReadOnlyAdminMixin, admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+
+# --- Players ----------------------------------------------------------------------------
+
+
+class TPPPRegistrationInline(admin.StackedInline):
+    model = TPPPRegistration
+    extra = 0
+    max_num = 1
+    can_delete = False  # a registration explains past TPPP seatings; let its badge expire
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["player_number", "name", "is_tppp", "created_at"]
+    list_filter = [("tppp", admin.EmptyFieldListFilter)]
+    search_fields = ["player_number", "name", "tppp__business_name", "tppp__badge_number"]
+    list_select_related = ["tppp"]
+    readonly_fields = ["created_at"]
+    inlines = [TPPPRegistrationInline]
+
+    @admin.display(boolean=True, description="TPPP")
+    def is_tppp(self, player: Player) -> bool:
+        return getattr(player, "tppp", None) is not None
+
+    def save_model(self, request, obj, form, change):
+        if obj.created_at is None:
+            obj.created_at = now()
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(TPPPRegistration)
+class TPPPRegistrationAdmin(admin.ModelAdmin):
+    list_display = ["player", "business_name", "badge_number", "badge_expires_on"]
+    list_filter = ["business_name", "badge_expires_on"]
+    search_fields = ["business_name", "badge_number", "player__name", "player__player_number"]
+    list_select_related = ["player"]
+    autocomplete_fields = ["player"]
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+# --- Tables -----------------------------------------------------------------------------
+
+
+class TableOptionChangeInline(ReadOnlyTabularInline):
+    model = TableOptionChange
+    fields = ["option", "old_value", "new_value", "changed_at", "changed_by"]
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyAdmin):
+    list_display = [
+        "name",
+        "minimum_cents",
+        "maximum_cents",
+        "deal_mode",
+        "offer_every_hand",
+        "max_tppp_per_table",
+        "rotation_window_minutes",
+        "created_at",
+    ]
+    list_filter = ["deal_mode", "offer_every_hand", "backline_allowed"]
+    search_fields = ["name"]
+    inlines = [TableOptionChangeInline]
+
+
+@admin.register(TableOptionChange)
+class TableOptionChangeAdmin(ReadOnlyAdmin):
+    list_display = ["table", "option", "old_value", "new_value", "changed_at", "changed_by"]
+    list_filter = ["table", "option"]
+    search_fields = ["table__name", "option", "changed_by__username"]
+    list_select_related = ["table", "changed_by"]
+    date_hierarchy = "changed_at"
+
+
+@admin.register(Seating)
+class SeatingAdmin(ReadOnlyAdmin):
+    list_display = ["table", "seat", "player", "is_tppp", "sat_at", "left_at", "seated_by"]
+    list_filter = ["table", "is_tppp", ("left_at", admin.EmptyFieldListFilter)]
+    search_fields = ["player__name", "player__player_number", "table__name"]
+    list_select_related = ["table", "player", "seated_by"]
+    date_hierarchy = "sat_at"
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ["table", "opened_at", "opened_by", "first_offer_seat", "ended_at", "end_reason"]
+    list_filter = ["table", "end_reason", ("ended_at", admin.EmptyFieldListFilter)]
+    search_fields = ["table__name", "end_detail"]
+    list_select_related = ["table", "opened_by"]
+    date_hierarchy = "opened_at"
+
+
+# --- The button -------------------------------------------------------------------------
+
+
+class ButtonOfferInline(ReadOnlyTabularInline):
+    model = ButtonOffer
+    fields = [
+        "seat",
+        "player",
+        "is_tppp",
+        "offered_at",
+        "offered_by",
+        "answer",
+        "answered_at",
+        "answered_by",
+        "reason",
+    ]
+
+
+@admin.register(OfferRound)
+class OfferRoundAdmin(ReadOnlyAdmin):
+    list_display = ["table", "game", "start_seat", "status", "started_at", "closed_at"]
+    list_filter = ["status", "kept_without_offers", "table"]
+    search_fields = ["table__name", "detail"]
+    list_select_related = ["table", "game__table"]
+    date_hierarchy = "started_at"
+    inlines = [ButtonOfferInline]
+
+
+@admin.register(ButtonOffer)
+class ButtonOfferAdmin(ReadOnlyAdmin):
+    list_display = [
+        "offer_round",
+        "seat",
+        "player",
+        "is_tppp",
+        "answer",
+        "offered_at",
+        "answered_at",
+        "offered_by",
+    ]
+    list_filter = ["answer", "is_tppp", "offer_round__table"]
+    search_fields = ["player__name", "player__player_number", "reason"]
+    list_select_related = ["offer_round__table", "player", "offered_by"]
+    date_hierarchy = "offered_at"
+
+
+# --- Rounds -----------------------------------------------------------------------------
+
+
+class RoundTransitionInline(ReadOnlyTabularInline):
+    model = RoundTransition
+    fields = ["from_state", "to_state", "at", "by"]
+
+
+class HandInline(ReadOnlyTabularInline):
+    model = Hand
+    fields = ["seat", "player", "joined_at", "hole", "category", "result"]
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = [
+        "table",
+        "number",
+        "state",
+        "deck",
+        "player_dealer_seat",
+        "player_dealer",
+        "player_dealer_is_tppp",
+        "consecutive_count",
+        "started_at",
+        "ended_at",
+    ]
+    list_filter = ["state", "table", "deck", "deal_mode", "player_dealer_is_tppp"]
+    search_fields = ["table__name", "player_dealer__name", "player_dealer__player_number"]
+    list_select_related = ["table", "player_dealer"]
+    date_hierarchy = "started_at"
+    # The player-dealer's cards stay secret until the showdown, here as in the API.
+    exclude = ["dealer_hole", "shuffled_deck"]
+    readonly_fields = ["dealer_cards", "deck_order"]
+    inlines = [RoundTransitionInline, HandInline]
+
+    @admin.display(description="player-dealer's hole cards")
+    def dealer_cards(self, round_: Round):
+        return round_.dealer_hole if selectors.dealer_cards_revealed(round_) else "(withheld)"
+
+    @admin.display(description="shuffled deck (RNG deal)")
+    def deck_order(self, round_: Round):
+        return round_.shuffled_deck if selectors.dealer_cards_revealed(round_) else "(withheld)"
+
+
+@admin.register(RoundTransition)
+class RoundTransitionAdmin(ReadOnlyAdmin):
+    list_display = ["round", "from_state", "to_state", "at", "by"]
+    list_filter = ["to_state", "round__table"]
+    search_fields = ["round__table__name", "by__username"]
+    list_select_related = ["round__table", "by"]
+    date_hierarchy = "at"
+
+
+class HandDecisionInline(ReadOnlyTabularInline):
+    model = HandDecision
+    fields = ["street", "action", "multiple", "at", "by"]
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnlyAdmin):
+    list_display = ["round", "seat", "player", "hole", "category", "result"]
+    list_filter = ["result", "round__table"]
+    search_fields = ["player__name", "player__player_number", "round__table__name"]
+    list_select_related = ["round__table", "player"]
+    inlines = [HandDecisionInline]
+
+
+@admin.register(HandDecision)
+class HandDecisionAdmin(ReadOnlyAdmin):
+    list_display = ["hand", "street", "action", "multiple", "at", "by"]
+    list_filter = ["street", "action"]
+    search_fields = ["hand__player__name", "by__username"]
+    list_select_related = ["hand__round__table", "by"]
+    date_hierarchy = "at"

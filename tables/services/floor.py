@@ -43,7 +43,9 @@ def create_player(*, player_number: str, name: str, tppp: dict[str, Any] | None 
         return player
 
 
-def create_table(*, name: str, by, **options: Any) -> Table:
+def create_table(*, name: str, by, options: dict[str, Any] | None = None) -> Table:
+    """A new table with the default options sheet, overridden by ``options``."""
+    options = options or {}
     with transaction.atomic():
         if Table.objects.filter(name=name).exists():
             raise RuleError(
@@ -107,7 +109,9 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
         table = lock_table(table_id)
         if seat not in range(1, 7):
             raise RuleError(f"seat {seat} does not exist", rule=SEATING_RULE, field="seat")
-        player = Player.objects.select_related("tppp").get(pk=player_id)
+        player = Player.objects.select_related("tppp").filter(pk=player_id).first()
+        if player is None:
+            raise RuleError(f"no player {player_id}", rule="seat a known player", field="player")
         seated = list(Seating.objects.filter(table=table, left_at__isnull=True))
         if any(s.seat == seat for s in seated):
             raise RuleError(f"seat {seat} is taken", rule=SEATING_RULE, field="seat")

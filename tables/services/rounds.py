@@ -165,27 +165,38 @@ def join_hand(*, round_id: int, seat: int, by) -> Hand:
     with transaction.atomic():
         table, round_ = lock_round(round_id)
         _require(round_, RoundState.WAGERING, action="join the hand")
-        seating = Seating.objects.filter(table=table, seat=seat, left_at__isnull=True).first()
-        if seating is None:
-            raise RuleError(f"seat {seat} is empty", rule="RULEBOOK §3", field="seat")
-        if seat == round_.player_dealer_seat:
-            raise RuleError(
-                f"seat {seat} is the player-dealer; no one wagers on the player-dealer position",
-                rule="RULEBOOK §6",
-                field="seat",
-            )
-        if seating.is_tppp:
-            raise RuleError(
-                f"seat {seat} is a TPPP player, who accepts and settles wagers only while holding "
-                "the player-dealer position",
-                rule="RULEBOOK §6",
-                field="seat",
-            )
         if round_.hands.filter(seat=seat).exists():
             raise StateError(f"seat {seat} is already in the hand", state=round_.state)
-        return Hand.objects.create(
-            round=round_, seat=seat, player_id=seating.player_id, joined_at=now()
+        return admit_to_hand(table, round_, seat)
+
+
+def admit_to_hand(table, round_: Round, seat: int) -> Hand:
+    """The seat's hand in this round, created if needed; the caller holds the table lock.
+
+    Only a seated player who is neither the player-dealer nor a TPPP plays a hand.
+    """
+    existing = round_.hands.filter(seat=seat).first()
+    if existing is not None:
+        return existing
+    seating = Seating.objects.filter(table=table, seat=seat, left_at__isnull=True).first()
+    if seating is None:
+        raise RuleError(f"seat {seat} is empty", rule="RULEBOOK §3", field="seat")
+    if seat == round_.player_dealer_seat:
+        raise RuleError(
+            f"seat {seat} is the player-dealer; no one wagers on the player-dealer position",
+            rule="RULEBOOK §6",
+            field="seat",
         )
+    if seating.is_tppp:
+        raise RuleError(
+            f"seat {seat} is a TPPP player, who accepts and settles wagers only while holding "
+            "the player-dealer position",
+            rule="RULEBOOK §6",
+            field="seat",
+        )
+    return Hand.objects.create(
+        round=round_, seat=seat, player_id=seating.player_id, joined_at=now()
+    )
 
 
 def close_wagering(*, round_id: int, by) -> Round:
@@ -207,7 +218,10 @@ def _entered_hole_cards(entry: Mapping, seats: Sequence[int]) -> tuple[dict[int,
     hands = entry.get("hands")
     if not isinstance(hands, Mapping):
         raise RuleError("the hole cards of every hand are required", rule=ENTRY_RULE, field="hands")
-    given = {int(seat): cards for seat, cards in hands.items()}
+    try:
+        given = {int(seat): cards for seat, cards in hands.items()}
+    except (TypeError, ValueError):
+        raise RuleError("hands are keyed by seat number", rule=ENTRY_RULE, field="hands") from None
     if sorted(given) != sorted(seats):
         raise RuleError(
             f"hole cards are needed for exactly the seats in the hand: {sorted(seats)}",

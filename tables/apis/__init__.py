@@ -1,0 +1,59 @@
+"""The floor's REST API: thin views that parse input, call one service or selector, answer."""
+
+from .button import ButtonAnswerApi, ButtonKeepApi, ButtonOfferApi, OfferRoundListApi
+from .players import PlayerDetailApi, PlayerListApi
+from .rounds import (
+    RoundDealApi,
+    RoundDecisionApi,
+    RoundDetailApi,
+    RoundFlopApi,
+    RoundJoinApi,
+    RoundListApi,
+    RoundNoMoreBetsApi,
+    RoundSettleApi,
+    RoundShowdownApi,
+    RoundStartApi,
+    RoundTurnRiverApi,
+    RoundVoidApi,
+)
+from .tables import (
+    GameCloseApi,
+    GameListApi,
+    GameOpenApi,
+    SeatCreateApi,
+    SeatDeleteApi,
+    SeatingListApi,
+    TableDetailApi,
+    TableListApi,
+    TableOptionChangeListApi,
+)
+
+__all__ = [
+    "ButtonAnswerApi",
+    "ButtonKeepApi",
+    "ButtonOfferApi",
+    "GameCloseApi",
+    "GameListApi",
+    "GameOpenApi",
+    "OfferRoundListApi",
+    "PlayerDetailApi",
+    "PlayerListApi",
+    "RoundDealApi",
+    "RoundDecisionApi",
+    "RoundDetailApi",
+    "RoundFlopApi",
+    "RoundJoinApi",
+    "RoundListApi",
+    "RoundNoMoreBetsApi",
+    "RoundSettleApi",
+    "RoundShowdownApi",
+    "RoundStartApi",
+    "RoundTurnRiverApi",
+    "RoundVoidApi",
+    "SeatCreateApi",
+    "SeatDeleteApi",
+    "SeatingListApi",
+    "TableDetailApi",
+    "TableListApi",
+    "TableOptionChangeListApi",
+]

@@ -1,0 +1,276 @@
+"""Tables and their options sheet, seats, and games."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cardroom.api import idempotent
+from tables import options as table_options
+from tables import selectors
+from tables.filters import GameFilter, SeatingFilter
+from tables.models import DealMode, Player
+from tables.rules.errors import RuleError
+from tables.services import floor
+
+from .common import (
+    PAGE_PARAMETERS,
+    READ,
+    READ_ERRORS,
+    RUN_TABLE_OR_READ,
+    SUPERVISE_OR_READ,
+    list_parameters,
+    paginated,
+    paginated_response,
+    write_schema,
+)
+from .serializers import (
+    GameSerializer,
+    OptionChangeSerializer,
+    SeatingSerializer,
+    TableDetailSerializer,
+    TableSerializer,
+)
+
+
+class OptionsInputSerializer(serializers.Serializer):
+    """Options given flat, each optional: their types are checked here, their rules by the
+    service. A key that is no option is refused as the service refuses it, naming the rule
+    (checked here so that no body key can clash with the service's own arguments)."""
+
+    minimum_cents = serializers.IntegerField(required=False)
+    maximum_cents = serializers.IntegerField(required=False)
+    chip_unit_cents = serializers.IntegerField(required=False)
+    preflop_multiples = serializers.ListField(child=serializers.IntegerField(), required=False)
+    trips_paytable = serializers.JSONField(
+        required=False, help_text='a name ("UTH-01".."UTH-04") or the odds in full'
+    )
+    bad_beat_paytable = serializers.JSONField(
+        required=False, allow_null=True, help_text='"option-1", "option-2", odds in full, or null'
+    )
+    backline_allowed = serializers.BooleanField(required=False)
+    deal_mode = serializers.ChoiceField(choices=DealMode.choices, required=False)
+    max_consecutive_hands = serializers.IntegerField(required=False)
+    offer_every_hand = serializers.BooleanField(required=False)
+    max_tppp_per_table = serializers.IntegerField(required=False, allow_null=True)
+    tppp_may_bank_twice_in_a_row = serializers.BooleanField(required=False)
+    rotation_window_minutes = serializers.IntegerField(required=False, allow_null=True)
+    min_non_tppp_dealers_in_window = serializers.IntegerField(required=False)
+
+    class Meta:
+        ref_name = "TableOptionsInput"
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            unknown = sorted(str(key) for key in data if key not in self.fields)
+            if unknown:
+                raise RuleError(
+                    f"unknown option {unknown[0]}",
+                    rule=table_options.OPTIONS_RULE,
+                    field=unknown[0],
+                )
+        return super().to_internal_value(data)
+
+
+class TableListApi(APIView):
+    permission_classes = SUPERVISE_OR_READ
+
+    class InputSerializer(OptionsInputSerializer):
+        name = serializers.CharField(max_length=64)
+
+        class Meta:
+            ref_name = "TableCreateInput"
+
+    @extend_schema(
+        operation_id="tables_list",
+        parameters=PAGE_PARAMETERS,
+        responses={200: paginated(TableSerializer), **READ_ERRORS},
+    )
+    def get(self, request):
+        return paginated_response(
+            queryset=selectors.table_list(),
+            serializer_class=TableSerializer,
+            request=request,
+            view=self,
+        )
+
+    @extend_schema(
+        operation_id="tables_create",
+        request=InputSerializer,
+        **write_schema(201, TableDetailSerializer),
+    )
+    @idempotent
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        table = floor.create_table(name=data.pop("name"), by=request.user, options=data)
+        floor_view = selectors.table_floor(table_id=table.pk)
+        return Response(TableDetailSerializer(floor_view).data, status=status.HTTP_201_CREATED)
+
+
+class TableDetailApi(APIView):
+    permission_classes = SUPERVISE_OR_READ
+
+    class InputSerializer(OptionsInputSerializer):
+        class Meta:
+            ref_name = "TableOptionsChangeInput"
+
+    @extend_schema(responses={200: TableDetailSerializer, **READ_ERRORS})
+    def get(self, request, table_id: int):
+        return Response(TableDetailSerializer(selectors.table_floor(table_id=table_id)).data)
+
+    @extend_schema(
+        request=InputSerializer,
+        description="Change options between rounds; every change is logged (option-changes).",
+        **write_schema(200, TableDetailSerializer),
+    )
+    @idempotent
+    def patch(self, request, table_id: int):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        floor.change_table_options(
+            table_id=table_id, by=request.user, changes=serializer.validated_data
+        )
+        return Response(TableDetailSerializer(selectors.table_floor(table_id=table_id)).data)
+
+
+class TableOptionChangeListApi(APIView):
+    permission_classes = READ
+
+    @extend_schema(
+        operation_id="tables_option_changes_list",
+        parameters=PAGE_PARAMETERS,
+        responses={200: paginated(OptionChangeSerializer), **READ_ERRORS},
+    )
+    def get(self, request, table_id: int):
+        return paginated_response(
+            queryset=selectors.table_option_change_list(table_id=table_id),
+            serializer_class=OptionChangeSerializer,
+            request=request,
+            view=self,
+        )
+
+
+# --- Seats ------------------------------------------------------------------------------
+
+
+class SeatCreateApi(APIView):
+    permission_classes = RUN_TABLE_OR_READ
+
+    class InputSerializer(serializers.Serializer):
+        seat = serializers.IntegerField(help_text="1 to 6, clockwise")
+        player = serializers.PrimaryKeyRelatedField(
+            queryset=Player.objects.all(), help_text="the player's id"
+        )
+
+        class Meta:
+            ref_name = "SeatPlayerInput"
+
+    @extend_schema(request=InputSerializer, **write_schema(201, SeatingSerializer))
+    @idempotent
+    def post(self, request, table_id: int):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        seating = floor.seat_player(
+            table_id=table_id, seat=data["seat"], player_id=data["player"].pk, by=request.user
+        )
+        seating = selectors.seating_get(seating_id=seating.pk)
+        return Response(SeatingSerializer(seating).data, status=status.HTTP_201_CREATED)
+
+
+class SeatDeleteApi(APIView):
+    permission_classes = RUN_TABLE_OR_READ
+
+    @extend_schema(
+        request=None,
+        description="The player leaves the seat; answers the ended seating.",
+        **write_schema(200, SeatingSerializer),
+    )
+    @idempotent
+    def delete(self, request, table_id: int, seat: int):
+        seating = floor.unseat_player(table_id=table_id, seat=seat, by=request.user)
+        seating = selectors.seating_get(seating_id=seating.pk)
+        return Response(SeatingSerializer(seating).data)
+
+
+class SeatingListApi(APIView):
+    permission_classes = READ
+
+    @extend_schema(
+        operation_id="seatings_list",
+        parameters=list_parameters(SeatingFilter),
+        responses={200: paginated(SeatingSerializer), **READ_ERRORS},
+    )
+    def get(self, request):
+        return paginated_response(
+            queryset=selectors.seating_list(filters=request.query_params),
+            serializer_class=SeatingSerializer,
+            request=request,
+            view=self,
+        )
+
+
+# --- Games ------------------------------------------------------------------------------
+
+
+class GameOpenApi(APIView):
+    permission_classes = SUPERVISE_OR_READ
+
+    class InputSerializer(serializers.Serializer):
+        first_offer_seat = serializers.IntegerField(
+            help_text="the seat where the button offers start"
+        )
+
+        class Meta:
+            ref_name = "GameOpenInput"
+
+    @extend_schema(request=InputSerializer, **write_schema(201, GameSerializer))
+    @idempotent
+    def post(self, request, table_id: int):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = floor.open_game_at(table_id=table_id, by=request.user, **serializer.validated_data)
+        game = selectors.game_get(game_id=game.pk)
+        return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
+
+
+class GameCloseApi(APIView):
+    permission_classes = SUPERVISE_OR_READ
+
+    class InputSerializer(serializers.Serializer):
+        detail = serializers.CharField(required=False, allow_blank=True, default="")
+
+        class Meta:
+            ref_name = "GameCloseInput"
+
+    @extend_schema(request=InputSerializer, **write_schema(200, GameSerializer))
+    @idempotent
+    def post(self, request, table_id: int):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = floor.close_game(table_id=table_id, by=request.user, **serializer.validated_data)
+        game = selectors.game_get(game_id=game.pk)
+        return Response(GameSerializer(game).data)
+
+
+class GameListApi(APIView):
+    permission_classes = READ
+
+    @extend_schema(
+        operation_id="games_list",
+        parameters=list_parameters(GameFilter),
+        responses={200: paginated(GameSerializer), **READ_ERRORS},
+    )
+    def get(self, request):
+        return paginated_response(
+            queryset=selectors.game_list(filters=request.query_params),
+            serializer_class=GameSerializer,
+            request=request,
+            view=self,
+        )

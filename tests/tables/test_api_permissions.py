@@ -1,0 +1,163 @@
+"""Who may do what: reads need a floor role, writes the role named (RULEBOOK roles)."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from cardroom.models import IdempotencyKey
+from cardroom.roles import Role
+from tests.factories import PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+SUPERVISE, RUN_TABLE = "supervise", "run_table"
+
+WRITES = [
+    ("post", "/api/players/", SUPERVISE, {"player_number": "X1", "name": "X"}),
+    ("post", "/api/tables/", SUPERVISE, {"name": "New table"}),
+    ("patch", "/api/tables/{table}/", SUPERVISE, {"minimum_cents": 1000}),
+    ("post", "/api/tables/{table}/seats/", RUN_TABLE, {"seat": 6, "player": "{player}"}),
+    ("delete", "/api/tables/{table}/seats/4/", RUN_TABLE, None),
+    ("post", "/api/tables/{idle}/game/open/", SUPERVISE, {"first_offer_seat": 1}),
+    ("post", "/api/tables/{idle_open}/game/close/", SUPERVISE, {}),
+    ("post", "/api/tables/{idle_open}/button/offer/", RUN_TABLE, None),
+    ("post", "/api/tables/{idle_open}/button/offers/{offer}/answer/", RUN_TABLE, {"accept": True}),
+    ("post", "/api/tables/{table}/button/keep/", RUN_TABLE, None),
+    ("post", "/api/tables/{table}/rounds/", RUN_TABLE, None),
+    ("post", "/api/rounds/{round}/hands/", RUN_TABLE, {"seat": 4}),
+    ("post", "/api/rounds/{round}/no-more-bets/", RUN_TABLE, None),
+    ("post", "/api/rounds/{round}/deal/", RUN_TABLE, {}),
+    ("post", "/api/rounds/{round}/decisions/", RUN_TABLE, {"seat": 2, "action": "check"}),
+    ("post", "/api/rounds/{round}/flop/", RUN_TABLE, {}),
+    ("post", "/api/rounds/{round}/turn-river/", RUN_TABLE, {}),
+    ("post", "/api/rounds/{round}/showdown/", RUN_TABLE, None),
+    ("post", "/api/rounds/{round}/settle/", RUN_TABLE, None),
+    ("post", "/api/rounds/{round}/void/", SUPERVISE, {"reason": "misdeal"}),
+]
+READS = [
+    "/api/players/",
+    "/api/players/{player}/",
+    "/api/tables/",
+    "/api/tables/{table}/",
+    "/api/tables/{table}/option-changes/",
+    "/api/seatings/",
+    "/api/games/",
+    "/api/offer-rounds/",
+    "/api/rounds/",
+    "/api/rounds/{round}/",
+]
+
+
+@pytest.fixture
+def world(on_floor, dealer):
+    """A table with a round in wagering, an idle table, and one with an offer pending."""
+    from tables.services import button
+
+    table = on_floor.ready_table()
+    round_ = on_floor.start(table)
+    idle_open = on_floor.ready_table(seats=(1, 2))
+    offer = button.offer_button(table_id=idle_open.pk, by=dealer)
+    return {
+        "table": table.pk,
+        "round": round_.pk,
+        "idle": on_floor.table().pk,
+        "idle_open": idle_open.pk,
+        "offer": offer.pk,
+        "player": PlayerFactory().pk,
+    }
+
+
+def _fill(text, world):
+    return text.format(**world)
+
+
+def call(client, method, path, body, world):
+    if isinstance(body, dict):
+        body = {k: _fill(v, world) if isinstance(v, str) else v for k, v in body.items()}
+        if body.get("player"):
+            body["player"] = int(body["player"])
+    return getattr(client, method)(_fill(path, world), body, format="json")
+
+
+def row_counts():
+    models = [*apps.get_app_config("tables").get_models(), IdempotencyKey]
+    return {model.__name__: model.objects.count() for model in models}
+
+
+def write_id(write):
+    return f"{write[0]} {write[1]}"
+
+
+@pytest.mark.parametrize("write", WRITES, ids=write_id)
+def test_compliance_officer_cannot_write(as_compliance, world, write):
+    method, path, _, body = write
+    before = row_counts()
+    response = call(as_compliance, method, path, body, world)
+    assert response.status_code == 403
+    assert response.data["detail"] == "your role may not do this"
+    assert row_counts() == before
+
+
+@pytest.mark.parametrize("write", WRITES, ids=write_id)
+def test_house_dealer_runs_the_table_but_does_not_supervise(as_dealer, world, write):
+    method, path, role, body = write
+    before = row_counts()
+    response = call(as_dealer, method, path, body, world)
+    if role == SUPERVISE:
+        assert response.status_code == 403
+        assert row_counts() == before
+    else:
+        assert response.status_code not in (401, 403), response.data
+
+
+@pytest.mark.parametrize("write", WRITES, ids=write_id)
+def test_floor_supervisor_may_do_everything(as_supervisor, world, write):
+    method, path, _, body = write
+    response = call(as_supervisor, method, path, body, world)
+    # Allowed, so the answer is about the floor (201, or a 409 for this state), not the role.
+    assert response.status_code not in (401, 403), response.data
+
+
+@pytest.mark.parametrize("write", [w for w in WRITES if w[2] == SUPERVISE], ids=write_id)
+def test_administrator_holds_every_role(api, administrator, world, write):
+    method, path, _, body = write
+    response = call(api(administrator), method, path, body, world)
+    assert response.status_code not in (401, 403), response.data
+
+
+@pytest.mark.parametrize("write", WRITES, ids=write_id)
+def test_anonymous_cannot_write(api, world, write):
+    method, path, _, body = write
+    before = row_counts()
+    response = call(api(), method, path, body, world)
+    assert response.status_code in (401, 403)
+    assert response.data["detail"] == "Authentication credentials were not provided."
+    assert row_counts() == before
+
+
+@pytest.mark.parametrize("path", READS)
+def test_reads(api, world, as_compliance, as_dealer, as_supervisor, path):
+    url = _fill(path, world)
+    for client in (as_compliance, as_dealer, as_supervisor):
+        assert client.get(url).status_code == 200
+    assert api().get(url).status_code in (401, 403)
+    no_role = UserFactory()
+    assert api(no_role).get(url).status_code == 403
+
+
+def test_token_authentication(db):
+    user = UserFactory(username="tokenuser", password="s3cret-pass", role=Role.HOUSE_DEALER)
+    client = APIClient()
+    response = client.post(
+        "/api/auth/token/", {"username": "tokenuser", "password": "s3cret-pass"}, format="json"
+    )
+    assert response.status_code == 200
+    assert response.data["token"] == Token.objects.get(user=user).key
+    bad = client.post("/api/auth/token/", {"username": "tokenuser", "password": "x"})
+    assert bad.status_code == 400
+    client.credentials(HTTP_AUTHORIZATION=f"Token {response.data['token']}")
+    assert client.get("/api/tables/").status_code == 200
+    assert client.post("/api/tables/", {"name": "nope"}, format="json").status_code == 403
