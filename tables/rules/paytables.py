@@ -16,6 +16,8 @@ from .errors import RuleError
 from .hands import Category
 
 PAYTABLE_RULE = "RULEBOOK §4: pay tables"
+MAX_ODDS = 100_000  # the largest posted odds are 10,000 to 1 (Bad Beat option 1)
+MAX_ODDS_DECIMALS = 4
 
 C = Category
 
@@ -113,13 +115,21 @@ def parse_odds(value: object) -> Fraction:
             rule=PAYTABLE_RULE,
         )
     try:
-        odds = Fraction(Decimal(value)) if isinstance(value, str) else Fraction(value)
-    except (InvalidOperation, ValueError, OverflowError):
-        # Decimal accepts "Infinity" and "NaN"; Fraction refuses them: neither is odds.
+        exact = Decimal(value)
+    except (InvalidOperation, ValueError):
         raise RuleError(f"odds {value!r} is not a number", rule=PAYTABLE_RULE) from None
-    if odds <= 0:
+    if not exact.is_finite():
+        raise RuleError(f"odds {value!r} is not a number", rule=PAYTABLE_RULE)
+    if exact <= 0:
         raise RuleError(f"odds {value!r} must be positive", rule=PAYTABLE_RULE)
-    return odds
+    # Bounded before any exact arithmetic: "1e99999999" would otherwise build a huge integer.
+    if exact > MAX_ODDS or exact.as_tuple().exponent < -MAX_ODDS_DECIMALS:
+        raise RuleError(
+            f"odds {value!r} must be at most {MAX_ODDS:,} to 1, with at most "
+            f"{MAX_ODDS_DECIMALS} decimal places",
+            rule=PAYTABLE_RULE,
+        )
+    return Fraction(exact)
 
 
 def custom_paytable(name: str, odds: object, categories: tuple[Category, ...]) -> PayTable:

@@ -28,7 +28,12 @@ from tables.rules.paytables import (
 
 from .settlement import BANK_RULE
 from .showdown import HandOutcome, SeatHand, play_out
-from .validation import validate_backline_play, validate_opening_wagers, validate_play_amount
+from .validation import (
+    CHIP_RULE,
+    validate_backline_play,
+    validate_opening_wagers,
+    validate_play_amount,
+)
 from .wagers import GameOptions, Stakes
 
 FORMAT_RULE = "RULEBOOK appendix: the settlement calculator's format"
@@ -139,7 +144,22 @@ def parse_options(data: object) -> GameOptions:
     )
 
 
+SEAT_KEYS = {"seat", "hole", "ante", "blind", "trips", "bad_beat", "play", "folded", "backline"}
+BACKLINE_KEYS = {"ante", "blind", "trips", "bad_beat", "play"}
+DEALER_KEYS = {"seat", "bank", "hole"}
+HAND_KEYS = {"options", "player_dealer", "board", "seats"}
+
+
+def _refuse_unknown(data: object, known: set[str]) -> None:
+    """A typo such as "badbeat" must not silently drop a wager."""
+    if isinstance(data, Mapping):
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RuleError(f"unknown field {unknown[0]!r}", rule=FORMAT_RULE, field=unknown[0])
+
+
 def _stakes(data: Mapping[str, Any], *, with_play: bool) -> Stakes:
+    _refuse_unknown(data, SEAT_KEYS if with_play else BACKLINE_KEYS)
     return Stakes(
         ante=_cents(data, "ante"),
         blind=_cents(data, "blind"),
@@ -188,6 +208,8 @@ def parse_request(
     """Validate a request: (options, player-dealer seat, its hole cards, bank, board, seats)."""
     if not isinstance(data, Mapping):
         raise RuleError("the hand must be a JSON object", rule=FORMAT_RULE)
+    _refuse_unknown(data, HAND_KEYS)
+    _within("player_dealer", _refuse_unknown, data.get("player_dealer"), DEALER_KEYS)
     options = _within("options", parse_options, data.get("options"))
     dealer_data = _field(data, "player_dealer")
     dealer_seat = _within("player_dealer", _field, dealer_data, "seat")
@@ -200,6 +222,12 @@ def parse_request(
         raise RuleError(
             "the player-dealer's bank must be above zero",
             rule=BANK_RULE,
+            field="player_dealer.bank",
+        )
+    if bank % options.chip_unit:
+        raise RuleError(
+            f"the bank of {bank} cents is not in whole {options.chip_unit}-cent chips",
+            rule=CHIP_RULE,
             field="player_dealer.bank",
         )
     dealer_hole = _within(

@@ -153,6 +153,11 @@ def settlement_order(
     having only its winning Trips left.
     """
     folded = set(folded_seats)
+    if player_dealer_seat in resolutions:
+        raise RuleError(
+            f"seat {player_dealer_seat} is the player-dealer's and has no wagers of its own",
+            rule="RULEBOOK §6: no one wagers on the player-dealer position",
+        )
     seats = clockwise_from_left_of(player_dealer_seat, list(resolutions))
     fold_pass: list[PendingWager] = []
     showdown_pass: list[PendingWager] = []

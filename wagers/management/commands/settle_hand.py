@@ -33,7 +33,7 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {file}: {error.strerror}") from None
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as error:
+        except ValueError as error:  # JSONDecodeError, or an integer too long to convert
             raise CommandError(f"not valid JSON: {error}") from None
         try:
             result = settle_request(data)
