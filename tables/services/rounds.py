@@ -38,6 +38,7 @@ from wagers.rules.resolution import dealer_qualifies, hand_result
 
 from .button import NO_ACCEPT_MESSAGE, banked_history, game_history_since
 from .floor import end_game
+from .guards import admit_to_hand, require_state
 from .locks import active_round, lock_round, lock_table, open_game
 
 ENTRY_RULE = "RULEBOOK §2: card entry: real cards only, no card twice, the right count"
@@ -46,16 +47,6 @@ STREET_OF_STATE = {
     RoundState.FLOP: Street.FLOP,
     RoundState.RIVER: Street.RIVER,
 }
-
-
-def _require(round_: Round, *states: RoundState, action: str) -> None:
-    if round_.state not in states:
-        allowed = " or ".join(RoundState(s).label.lower() for s in states)
-        raise StateError(
-            f"cannot {action}: round {round_.number} is {round_.get_state_display().lower()}, "
-            f"not {allowed}",
-            state=round_.state,
-        )
 
 
 def _move(
@@ -164,46 +155,17 @@ def join_hand(*, round_id: int, seat: int, by) -> Hand:
     """Deal a seated player into the hand (their Ante and Blind come with the wagers)."""
     with transaction.atomic():
         table, round_ = lock_round(round_id)
-        _require(round_, RoundState.WAGERING, action="join the hand")
+        require_state(round_, RoundState.WAGERING, action="join the hand")
         if round_.hands.filter(seat=seat).exists():
             raise StateError(f"seat {seat} is already in the hand", state=round_.state)
         return admit_to_hand(table, round_, seat)
-
-
-def admit_to_hand(table, round_: Round, seat: int) -> Hand:
-    """The seat's hand in this round, created if needed; the caller holds the table lock.
-
-    Only a seated player who is neither the player-dealer nor a TPPP plays a hand.
-    """
-    existing = round_.hands.filter(seat=seat).first()
-    if existing is not None:
-        return existing
-    seating = Seating.objects.filter(table=table, seat=seat, left_at__isnull=True).first()
-    if seating is None:
-        raise RuleError(f"seat {seat} is empty", rule="RULEBOOK §3", field="seat")
-    if seat == round_.player_dealer_seat:
-        raise RuleError(
-            f"seat {seat} is the player-dealer; no one wagers on the player-dealer position",
-            rule="RULEBOOK §6",
-            field="seat",
-        )
-    if seating.is_tppp:
-        raise RuleError(
-            f"seat {seat} is a TPPP player, who accepts and settles wagers only while holding "
-            "the player-dealer position",
-            rule="RULEBOOK §6",
-            field="seat",
-        )
-    return Hand.objects.create(
-        round=round_, seat=seat, player_id=seating.player_id, joined_at=now()
-    )
 
 
 def close_wagering(*, round_id: int, by) -> Round:
     """ "No more bets": nothing is made, increased or withdrawn after this."""
     with transaction.atomic():
         _, round_ = lock_round(round_id)
-        _require(round_, RoundState.WAGERING, action='call "no more bets"')
+        require_state(round_, RoundState.WAGERING, action='call "no more bets"')
         if not round_.hands.exists():
             raise StateError("no seat has wagered in this round", state=round_.state)
         return _move(round_, RoundState.NO_MORE_BETS, by)
@@ -251,7 +213,7 @@ def deal(
     """Deal the hole cards: by the RNG (deck stored) or from the dealer's card entry."""
     with transaction.atomic():
         _, round_ = lock_round(round_id)
-        _require(round_, RoundState.NO_MORE_BETS, action="deal")
+        require_state(round_, RoundState.NO_MORE_BETS, action="deal")
         hands = list(round_.hands.order_by("seat"))
         if round_.deal_mode == DealMode.RNG:
             if entry is not None:
@@ -288,7 +250,9 @@ def decide(*, round_id: int, seat: int, action: str, multiple: int = 0, by) -> H
     """Record a hand's decision on the current street (RULEBOOK §3)."""
     with transaction.atomic():
         _, round_ = lock_round(round_id)
-        _require(round_, RoundState.PREFLOP, RoundState.FLOP, RoundState.RIVER, action="decide")
+        require_state(
+            round_, RoundState.PREFLOP, RoundState.FLOP, RoundState.RIVER, action="decide"
+        )
         street = STREET_OF_STATE[RoundState(round_.state)]
         found = [(h, r) for h, r in _records(round_) if h.seat == seat]
         if not found:
@@ -349,7 +313,7 @@ def _reveal(round_: Round, entry: Sequence[str] | None, count: int) -> list[str]
 def reveal_flop(*, round_id: int, by, cards: Sequence[str] | None = None) -> Round:
     with transaction.atomic():
         _, round_ = lock_round(round_id)
-        _require(round_, RoundState.PREFLOP, action="show the flop")
+        require_state(round_, RoundState.PREFLOP, action="show the flop")
         _require_decided(round_, Street.PREFLOP)
         round_.board = _reveal(round_, cards, 3)
         return _move(round_, RoundState.FLOP, by, fields=["board"])
@@ -358,7 +322,7 @@ def reveal_flop(*, round_id: int, by, cards: Sequence[str] | None = None) -> Rou
 def reveal_turn_and_river(*, round_id: int, by, cards: Sequence[str] | None = None) -> Round:
     with transaction.atomic():
         _, round_ = lock_round(round_id)
-        _require(round_, RoundState.FLOP, action="show the turn and river")
+        require_state(round_, RoundState.FLOP, action="show the turn and river")
         _require_decided(round_, Street.FLOP)
         round_.board = _reveal(round_, cards, 2)
         return _move(round_, RoundState.RIVER, by, fields=["board"])
@@ -368,7 +332,7 @@ def showdown(*, round_id: int, by) -> Round:
     """Show the player-dealer's hand and resolve every hand with the rules core."""
     with transaction.atomic():
         _, round_ = lock_round(round_id)
-        _require(round_, RoundState.RIVER, action="go to the showdown")
+        require_state(round_, RoundState.RIVER, action="go to the showdown")
         _require_decided(round_, Street.RIVER)
         board = [parse_card(c) for c in round_.board]
         dealer = evaluate([*(parse_card(c) for c in round_.dealer_hole), *board])
@@ -389,7 +353,7 @@ def showdown(*, round_id: int, by) -> Round:
 def settle(*, round_id: int, by) -> Round:
     with transaction.atomic():
         _, round_ = lock_round(round_id)
-        _require(round_, RoundState.SHOWDOWN, action="settle")
+        require_state(round_, RoundState.SHOWDOWN, action="settle")
         return _move(round_, RoundState.SETTLED, by)
 
 
@@ -401,7 +365,7 @@ def void_round(*, round_id: int, by, reason: str) -> Round:
         )
     with transaction.atomic():
         _, round_ = lock_round(round_id)
-        _require(
+        require_state(
             round_,
             RoundState.WAGERING,
             RoundState.NO_MORE_BETS,
