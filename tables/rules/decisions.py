@@ -165,7 +165,7 @@ def allowed_play_multiples(allowed_preflop_multiples: Collection[int]) -> frozen
 
 def validate_preflop_multiples(multiples: Collection[int]) -> tuple[int, ...]:
     """The options-sheet setting: a non-empty subset of the approved 3x and 4x."""
-    if isinstance(multiples, str) or not multiples:
+    if not isinstance(multiples, list | tuple | set | frozenset) or not multiples:
         raise RuleError(
             "at least one pre-flop Play multiple (3 or 4) is needed", rule=DECISION_RULE
         )

@@ -4,6 +4,11 @@ One small adapter over phevaluator's ``evaluate_7cards``: it refuses duplicate
 cards (phevaluator silently accepts them and answers nonsense) and maps
 phevaluator's rank (1 = royal flush ... 7462 = seven-high) to our categories,
 with Royal Flush as a category of its own for the pay tables.
+
+Our cards are already phevaluator's card numbers, so the adapter calls the
+compiled ``evaluate_7cards`` that phevaluator's Python wrapper of the same
+name calls after converting each card (a conversion we never need); the
+package is pinned to 0.6.*, and a test checks both give the same rank.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
 
+from phevaluator._pheval import evaluate_7cards as _native_evaluate_7cards
 from phevaluator.evaluator import evaluate_5cards, evaluate_7cards
 
 from .cards import Card, ensure_distinct
@@ -82,6 +88,18 @@ class HandValue:
         return self.strength < other.strength
 
 
+# Every possible value, built once: evaluation then allocates nothing.
+_VALUES: tuple[HandValue, ...] = (
+    HandValue(0, Category.ROYAL_FLUSH),  # placeholder: phevaluator ranks start at 1
+    *(HandValue(rank, _CATEGORY_OF_RANK[rank]) for rank in range(1, 7463)),  # type: ignore[arg-type]
+)
+
+
+def public_evaluate_7cards(cards: Sequence[Card]) -> int:
+    """phevaluator's documented wrapper, for tests that check the adapter against it."""
+    return evaluate_7cards(*cards)
+
+
 def category_of(strength: int) -> Category:
     return _CATEGORY_OF_RANK[strength]  # type: ignore[return-value]
 
@@ -95,8 +113,7 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
                 rule="RULEBOOK §1: best five of seven cards",
             )
         ensure_distinct(cards)
-    strength = evaluate_7cards(*cards)
-    return HandValue(strength, _CATEGORY_OF_RANK[strength])  # type: ignore[arg-type]
+    return _VALUES[_native_evaluate_7cards(*cards)]
 
 
 def evaluate_hand(hole: Sequence[Card], board: Sequence[Card]) -> HandValue:

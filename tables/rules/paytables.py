@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from typing import NamedTuple
 
 from .errors import RuleError
 from .hands import Category
@@ -173,8 +174,7 @@ def resolve_paytable(
     return custom_paytable("custom", value, categories)
 
 
-@dataclass(frozen=True, slots=True)
-class Payout:
+class Payout(NamedTuple):
     """A payout in cents, and the exact fraction of a cent rounded off to reach it."""
 
     amount: int
@@ -183,6 +183,10 @@ class Payout:
 
 def payout(stake: int, odds: Fraction, chip_unit: int) -> Payout:
     """Stake times odds, rounded down to the smallest chip (``chip_unit`` cents)."""
-    exact = stake * odds
-    amount = (exact // chip_unit) * chip_unit
-    return Payout(int(amount), exact - amount)
+    scaled = stake * odds.numerator  # integer arithmetic: Fraction is slow on the hot path
+    amount = scaled // (odds.denominator * chip_unit) * chip_unit
+    remainder = scaled - amount * odds.denominator
+    return Payout(amount, Fraction(remainder, odds.denominator) if remainder else _NO_ROUNDING)
+
+
+_NO_ROUNDING = Fraction(0)

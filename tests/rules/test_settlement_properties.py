@@ -53,7 +53,7 @@ def complete_hands(draw):
         for _ in range(draw(st.integers(0, 2))):
             behind_ante = optional()
             behind_trips = optional() if behind_ante else amount(1, 200)
-            behind_bad_beat = optional() if behind_ante and bad_beat_table else 0
+            behind_bad_beat = 0  # backline bettors make Ante, Blind and Trips only (RULEBOOK §3)
             backline.append(
                 {"ante": behind_ante, "blind": behind_ante, "trips": behind_trips,
                  "bad_beat": behind_bad_beat}

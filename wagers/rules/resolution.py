@@ -10,9 +10,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from typing import NamedTuple
 
 from tables.rules.hands import Category, HandValue, compare
 from tables.rules.paytables import PayTable, payout
@@ -36,9 +36,12 @@ class HandResult(Enum):
     FOLD = "fold"
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
-    """A wager's outcome and, when it wins, its payout (stake not included)."""
+class Resolution(NamedTuple):
+    """A wager's outcome and, when it wins, its payout (stake not included).
+
+    Immutable values built on the settlement hot path are NamedTuples: as immutable as a
+    frozen dataclass and several times cheaper to build.
+    """
 
     kind: WagerKind
     stake: int
@@ -47,14 +50,32 @@ class Resolution:
     rounded_off: Fraction = Fraction(0)
 
 
+# Enum members read through the class cost an attribute lookup each time; the hot path uses these.
+_ANTE, _PLAY, _TRIPS, _BAD_BEAT = (
+    WagerKind.ANTE,
+    WagerKind.PLAY,
+    WagerKind.TRIPS,
+    WagerKind.BAD_BEAT,
+)
+_WIN, _LOSE, _PUSH = Outcome.WIN, Outcome.LOSE, Outcome.PUSH
+_RESULT_OF_COMPARISON = {1: HandResult.WIN, -1: HandResult.LOSE, 0: HandResult.TIE}
+_FOLD, _TIE, _PLAYER_WINS, _PLAYER_LOSES = (
+    HandResult.FOLD,
+    HandResult.TIE,
+    HandResult.WIN,
+    HandResult.LOSE,
+)
+_KINDS = tuple((kind, kind.value) for kind in WagerKind)
+
+
 def dealer_qualifies(dealer: HandValue) -> bool:
     return dealer.category >= DEALER_QUALIFIES_WITH
 
 
 def hand_result(player: HandValue, dealer: HandValue, folded: bool) -> HandResult:
     if folded:
-        return HandResult.FOLD
-    return {1: HandResult.WIN, -1: HandResult.LOSE, 0: HandResult.TIE}[compare(player, dealer)]
+        return _FOLD
+    return _RESULT_OF_COMPARISON[compare(player, dealer)]
 
 
 def _pay(
@@ -62,13 +83,9 @@ def _pay(
 ) -> Resolution:
     odds = table.odds_for(category)
     if odds is None:
-        return Resolution(kind, stake, Outcome.LOSE)
-    amount = payout(stake, odds, chip_unit)
-    return Resolution(kind, stake, Outcome.WIN, amount.amount, amount.rounded_off)
-
-
-def _even_money(kind: WagerKind, stake: int) -> Resolution:
-    return Resolution(kind, stake, Outcome.WIN, stake)
+        return Resolution(kind, stake, _LOSE)
+    amount, rounded_off = payout(stake, odds, chip_unit)
+    return Resolution(kind, stake, _WIN, amount, rounded_off)
 
 
 def resolve_wager(
@@ -80,40 +97,42 @@ def resolve_wager(
     options: GameOptions,
 ) -> Resolution:
     """Resolve one wager of ``stake`` cents given the hand's result."""
-    lose = Resolution(kind, stake, Outcome.LOSE)
-    push = Resolution(kind, stake, Outcome.PUSH)
-    if kind is WagerKind.TRIPS:
+    if kind is _TRIPS:
         return _pay(kind, stake, options.trips_paytable, player.category, options.chip_unit)
-    if result is HandResult.FOLD:
-        return lose  # Ante, Blind and (Decision) Bad Beat lose; a folded hand has no Play
-    if kind is WagerKind.BAD_BEAT:
+    if result is _FOLD:
+        # Ante, Blind and (Decision) Bad Beat lose; a folded hand has no Play.
+        return Resolution(kind, stake, _LOSE)
+    if kind is _BAD_BEAT:
         table = options.bad_beat_paytable
-        beaten = {HandResult.WIN: dealer, HandResult.LOSE: player}.get(result)
+        beaten = dealer if result is _PLAYER_WINS else player if result is _PLAYER_LOSES else None
         if table is None or beaten is None or beaten.category < BAD_BEAT_MINIMUM:
-            return lose
+            return Resolution(kind, stake, _LOSE)
         return _pay(kind, stake, table, beaten.category, options.chip_unit)
-    if result is HandResult.TIE:
-        return push
-    if result is HandResult.LOSE:
-        if kind is WagerKind.ANTE and not dealer_qualifies(dealer):
-            return push
-        return lose
+    if result is _TIE:
+        return Resolution(kind, stake, _PUSH)
+    if result is _PLAYER_LOSES:
+        if kind is _ANTE and not dealer_qualifies(dealer):
+            return Resolution(kind, stake, _PUSH)
+        return Resolution(kind, stake, _LOSE)
     # The player's hand wins.
-    if kind is WagerKind.ANTE:
-        return _even_money(kind, stake) if dealer_qualifies(dealer) else push
-    if kind is WagerKind.PLAY:
-        return _even_money(kind, stake)
+    if kind is _ANTE:
+        if dealer_qualifies(dealer):
+            return Resolution(kind, stake, _WIN, stake)
+        return Resolution(kind, stake, _PUSH)
+    if kind is _PLAY:
+        return Resolution(kind, stake, _WIN, stake)
     # Blind: the pay table from a Straight up, a push below it.
     resolution = _pay(kind, stake, options.blind_paytable, player.category, options.chip_unit)
-    return resolution if resolution.outcome is Outcome.WIN else push
+    return resolution if resolution.outcome is _WIN else Resolution(kind, stake, _PUSH)
 
 
 def resolve_stakes(
     stakes: Stakes, result: HandResult, player: HandValue, dealer: HandValue, options: GameOptions
 ) -> dict[WagerKind, Resolution]:
     """Every wager the bettor actually made (stake above zero), resolved."""
-    return {
-        kind: resolve_wager(kind, stakes.of(kind), result, player, dealer, options)
-        for kind in WagerKind
-        if stakes.of(kind) > 0
-    }
+    resolved = {}
+    for kind, name in _KINDS:
+        stake = getattr(stakes, name)
+        if stake > 0:
+            resolved[kind] = resolve_wager(kind, stake, result, player, dealer, options)
+    return resolved

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from typing import NamedTuple
 
 from tables.rules.deck import clockwise_from_left_of
 from tables.rules.errors import RuleError
@@ -33,8 +34,7 @@ class SettlementPass(Enum):
     SHOWDOWN = "showdown"
 
 
-@dataclass(frozen=True, slots=True)
-class PendingWager:
+class PendingWager(NamedTuple):
     """A resolved wager waiting for its turn in the settlement order."""
 
     pass_: SettlementPass
@@ -43,8 +43,7 @@ class PendingWager:
     resolution: Resolution
 
 
-@dataclass(frozen=True, slots=True)
-class SettlementLine:
+class SettlementLine(NamedTuple):
     """How one wager was settled, in its place in the order (1-based)."""
 
     order: int
@@ -94,6 +93,10 @@ class Settlement:
         )
 
 
+_WIN, _LOSE = Outcome.WIN, Outcome.LOSE
+_FOLD_PASS, _SHOWDOWN_PASS = SettlementPass.FOLD, SettlementPass.SHOWDOWN
+
+
 def apply_coverage(bank: int, ordered: Iterable[PendingWager]) -> Settlement:
     """Settle wagers in the given order against a bank of ``bank`` cents."""
     if isinstance(bank, bool) or not isinstance(bank, int) or bank <= 0:
@@ -107,30 +110,30 @@ def apply_coverage(bank: int, ordered: Iterable[PendingWager]) -> Settlement:
         resolution = pending.resolution
         stake = resolution.stake
         paid = collected = returned_uncovered = unpaid_uncovered = 0
-        if resolution.outcome is Outcome.LOSE:
+        if resolution.outcome is _LOSE:
             collected = 0 if exhausted else min(stake, bank - net)
             returned_uncovered = stake - collected
             net += collected
-        elif resolution.outcome is Outcome.WIN:
+        elif resolution.outcome is _WIN:
             paid = 0 if exhausted else min(resolution.payout, bank + net)
             unpaid_uncovered = resolution.payout - paid
             net -= paid
             if paid and bank + net == 0:
                 exhausted = True
         lines.append(
-            SettlementLine(
-                order=order,
-                pass_=pending.pass_,
-                seat=pending.seat,
-                bettor=pending.bettor,
-                wager=resolution.kind,
-                stake=stake,
-                outcome=resolution.outcome,
-                paid=paid,
-                collected=collected,
-                returned_uncovered=returned_uncovered,
-                unpaid_uncovered=unpaid_uncovered,
-                rounded_off=resolution.rounded_off,
+            SettlementLine(  # positional: this runs for every wager of every round
+                order,
+                pending.pass_,
+                pending.seat,
+                pending.bettor,
+                resolution.kind,
+                stake,
+                resolution.outcome,
+                paid,
+                collected,
+                returned_uncovered,
+                unpaid_uncovered,
+                resolution.rounded_off,
             )
         )
     return Settlement(bank, tuple(lines), net, exhausted)
@@ -165,15 +168,13 @@ def settlement_order(
         for bettor, by_kind in enumerate(resolutions[seat]):
             for kind in FOLD_ORDER if seat in folded else ():
                 resolution = by_kind.get(kind)
-                if resolution is not None and resolution.outcome is Outcome.LOSE:
-                    fold_pass.append(PendingWager(SettlementPass.FOLD, seat, bettor, resolution))
+                if resolution is not None and resolution.outcome is _LOSE:
+                    fold_pass.append(PendingWager(_FOLD_PASS, seat, bettor, resolution))
             for kind in SHOWDOWN_ORDER:
                 resolution = by_kind.get(kind)
                 if resolution is None:
                     continue
-                if seat in folded and resolution.outcome is Outcome.LOSE:
+                if seat in folded and resolution.outcome is _LOSE:
                     continue  # already taken in the fold pass
-                showdown_pass.append(
-                    PendingWager(SettlementPass.SHOWDOWN, seat, bettor, resolution)
-                )
+                showdown_pass.append(PendingWager(_SHOWDOWN_PASS, seat, bettor, resolution))
     return fold_pass + showdown_pass

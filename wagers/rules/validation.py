@@ -84,6 +84,12 @@ def validate_opening_wagers(
             field="ante",
         )
     if stakes.bad_beat:
+        if backline:
+            raise RuleError(
+                "backline bettors make Ante, Blind and Trips only, not Bad Beat",
+                rule="RULEBOOK §3: backline wagers",
+                field="bad_beat",
+            )
         if options.bad_beat_paytable is None:
             raise RuleError(
                 "this table offers no Bad Beat wager",

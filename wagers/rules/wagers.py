@@ -10,6 +10,8 @@ from tables.rules.paytables import BAD_BEAT_PAYTABLES, BLIND, TRIPS_PAYTABLES, P
 
 
 class WagerKind(Enum):
+    # Members are singletons: hash by identity, not by Enum's hash of the name in Python.
+    __hash__ = object.__hash__
     ANTE = "ante"
     PLAY = "play"
     BLIND = "blind"
