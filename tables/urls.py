@@ -36,7 +36,6 @@ urlpatterns = [
     path("offer-rounds/", apis.OfferRoundListApi.as_view(), name="offer-round-list"),
     path("rounds/", apis.RoundListApi.as_view(), name="round-list"),
     path(round_, apis.RoundDetailApi.as_view(), name="round-detail"),
-    path(f"{round_}hands/", apis.RoundJoinApi.as_view(), name="round-join"),
     path(f"{round_}no-more-bets/", apis.RoundNoMoreBetsApi.as_view(), name="round-no-more-bets"),
     path(f"{round_}deal/", apis.RoundDealApi.as_view(), name="round-deal"),
     path(f"{round_}decisions/", apis.RoundDecisionApi.as_view(), name="round-decisions"),

@@ -1,1 +1,95 @@
-"""Admin registrations of the wagers app (none yet: there are no models)."""
+"""Admin of the money records: all read-only (the ledger is only ever posted by the services)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from tables.admin import ReadOnlyAdmin, ReadOnlyTabularInline
+from wagers.models import (
+    Account,
+    Bet,
+    LedgerEntry,
+    LedgerTransaction,
+    PlayerDealerBank,
+    SettlementLine,
+)
+
+
+class LedgerEntryInline(ReadOnlyTabularInline):
+    model = LedgerEntry
+    fields = ["account", "amount_cents", "label"]
+    show_change_link = False
+
+
+@admin.register(LedgerTransaction)
+class LedgerTransactionAdmin(ReadOnlyAdmin):
+    list_display = ["id", "kind", "at", "by", "round", "currency", "memo"]
+    list_filter = ["kind", "currency"]
+    search_fields = ["memo"]
+    date_hierarchy = "at"
+    inlines = [LedgerEntryInline]
+    list_select_related = ["by", "round__table"]
+
+
+@admin.register(Account)
+class AccountAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "kind",
+        "table",
+        "player",
+        "round",
+        "balance_cents",
+        "opened_at",
+        "closed_at",
+    ]
+    list_filter = ["kind"]
+    search_fields = ["player__name", "player__player_number", "table__name"]
+    list_select_related = ["table", "player", "round__table"]
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(ReadOnlyAdmin):
+    list_display = ["id", "transaction", "account", "amount_cents", "label"]
+    list_select_related = ["transaction", "account__player", "account__table"]
+
+
+@admin.register(Bet)
+class BetAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "hand",
+        "bettor",
+        "player",
+        "ante_cents",
+        "trips_cents",
+        "bad_beat_cents",
+        "play_cents",
+    ]
+    list_select_related = ["hand__round__table", "player"]
+
+
+@admin.register(PlayerDealerBank)
+class PlayerDealerBankAdmin(ReadOnlyAdmin):
+    list_display = ["round", "player", "amount_cents", "net_cents", "exhausted", "posted_at"]
+    list_select_related = ["round__table", "player"]
+
+
+@admin.register(SettlementLine)
+class SettlementLineAdmin(ReadOnlyAdmin):
+    list_display = [
+        "round",
+        "order",
+        "settlement_pass",
+        "seat",
+        "bettor",
+        "wager",
+        "stake_cents",
+        "outcome",
+        "paid_cents",
+        "collected_cents",
+        "returned_uncovered_cents",
+        "unpaid_uncovered_cents",
+    ]
+    list_filter = ["settlement_pass", "wager", "outcome"]
+    list_select_related = ["round__table"]

@@ -1,1 +1,248 @@
-"""Database models of the wagers app (none yet; later issues add them)."""
+"""Money: the double-entry chip ledger, wagers, the player-dealer's bank, settlement lines.
+
+Every chip movement is one ``LedgerTransaction`` whose ``LedgerEntry`` rows sum
+to zero (checked in Python and, on PostgreSQL, by a deferred constraint
+trigger). Ledger rows are never updated or deleted (a PostgreSQL trigger
+refuses it); a correction is a new transaction that reverses the old one.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tables.models import Hand, Player, Round, Table
+
+
+class AccountKind(models.TextChoices):
+    CAGE = "cage", "Cage (the house's chip inventory)"
+    PATRON_CHIPS = "patron_chips", "Patron's chips at a table session"
+    BANKROLL = "bankroll", "TPPP player-dealer's bankroll at a table session"
+    ROUND_WAGERS = "round_wagers", "Players' wagers in play in a round"
+    ROUND_BANK = "round_bank", "Player-dealer's bank in play in a round"
+    DROP = "drop", "Table drop (collection fees)"
+
+
+# Accounts holding real chips in front of someone can never go below zero.
+NON_NEGATIVE_KINDS = [
+    AccountKind.PATRON_CHIPS,
+    AccountKind.BANKROLL,
+    AccountKind.ROUND_WAGERS,
+    AccountKind.ROUND_BANK,
+    AccountKind.DROP,
+]
+
+
+class Account(models.Model):
+    """A ledger account; ``balance_cents`` caches the sum of its entries (verify_ledger checks)."""
+
+    kind = models.CharField(max_length=16, choices=AccountKind.choices)
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="accounts"
+    )
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.PROTECT, related_name="accounts"
+    )
+    opened_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    balance_cents = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind"], condition=Q(kind="cage"), name="one_cage_account"
+            ),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(kind="drop"), name="one_drop_account_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["round", "kind"],
+                condition=Q(round__isnull=False),
+                name="one_account_per_round_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["player", "table"],
+                condition=Q(kind__in=["patron_chips", "bankroll"], closed_at__isnull=True),
+                name="one_open_chip_account_per_player_table",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=NON_NEGATIVE_KINDS) | Q(balance_cents__gte=0),
+                name="chips_in_front_never_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        owner = self.player or self.round or self.table or "house"
+        return f"{self.get_kind_display()}: {owner}"
+
+
+class TransactionKind(models.TextChoices):
+    BUY_IN = "buy_in", "Buy-in"
+    CASH_OUT = "cash_out", "Cash-out"
+    FILL = "fill", "Player-dealer fill (chips brought to the table)"
+    CREDIT = "credit", "Player-dealer credit (chips taken back to the cage)"
+    WAGER = "wager", "Wagers placed"
+    PLAY = "play", "Play placed"
+    BANK_POSTED = "bank_posted", "Player-dealer's bank posted"
+    FEE = "fee", "Collection fee"
+    SETTLEMENT = "settlement", "Settlement line"
+    BANK_RETURNED = "bank_returned", "Player-dealer's bank returned with its result"
+    VOID_RETURN = "void_return", "Returned: round voided"
+    REVERSAL = "reversal", "Correction: reversal"
+
+
+class LedgerTransaction(models.Model):
+    """One chip movement: balanced entries, who recorded it and when; never edited."""
+
+    kind = models.CharField(max_length=16, choices=TransactionKind.choices)
+    at = models.DateTimeField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_transactions"
+    )
+    # For buy-ins and cash-outs: was currency exchanged (Title 31 records, RULEBOOK §8)?
+    currency = models.BooleanField(default=False)
+    memo = models.CharField(max_length=200, blank=True)
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["kind", "at"])]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_kind_display()}"
+
+
+class LedgerEntry(models.Model):
+    transaction = models.ForeignKey(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="entries"
+    )
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    amount_cents = models.BigIntegerField()  # + into the account, - out of it
+    label = models.CharField(max_length=32, blank=True)  # e.g. the wager: "ante", "trips"
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["account", "transaction"])]
+        constraints = [models.CheckConstraint(condition=~Q(amount_cents=0), name="entry_not_zero")]
+
+    def __str__(self) -> str:
+        return f"{self.account}: {self.amount_cents:+d}"
+
+
+class Bet(models.Model):
+    """One bettor's wagers on a hand: the seated player's own (bettor 0) or a backline bettor's."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="bets")
+    bettor = models.PositiveSmallIntegerField()  # 0: the seated player; 1, 2, ...: backline
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="bets")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    ante_cents = models.PositiveIntegerField(default=0)
+    blind_cents = models.PositiveIntegerField(default=0)
+    trips_cents = models.PositiveIntegerField(default=0)
+    bad_beat_cents = models.PositiveIntegerField(default=0)
+    play_cents = models.PositiveIntegerField(default=0)
+    placed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["hand", "bettor"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "bettor"], name="one_bet_per_bettor_per_hand"),
+            models.UniqueConstraint(fields=["hand", "player"], name="one_bet_per_player_per_hand"),
+            models.CheckConstraint(
+                condition=Q(ante_cents=models.F("blind_cents")), name="ante_equals_blind"
+            ),
+            models.CheckConstraint(
+                condition=Q(bad_beat_cents=0) | Q(ante_cents__gt=0),
+                name="bad_beat_needs_ante_and_blind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = "seat" if self.bettor == 0 else f"backline-{self.bettor}"
+        return f"{self.hand} {who}"
+
+    @property
+    def total(self) -> int:
+        return (
+            self.ante_cents
+            + self.blind_cents
+            + self.trips_cents
+            + self.bad_beat_cents
+            + self.play_cents
+        )
+
+
+class PlayerDealerBank(models.Model):
+    """The bank W the player-dealer posts for a round, and what came back."""
+
+    round = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="bank")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="banks")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    amount_cents = models.PositiveBigIntegerField()
+    posted_at = models.DateTimeField()
+    posted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    net_cents = models.BigIntegerField(null=True, blank=True)  # the result, set at settlement
+    exhausted = models.BooleanField(null=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="bank_above_zero"),
+            models.CheckConstraint(
+                condition=Q(net_cents__isnull=True)
+                | Q(
+                    net_cents__gte=-models.F("amount_cents"),
+                    net_cents__lte=models.F("amount_cents"),
+                ),
+                name="bank_net_within_bank",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} bank {self.amount_cents}"
+
+
+class SettlementLine(models.Model):
+    """How one wager was settled, in its place in the settlement order (RULEBOOK §5)."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="settlement_lines")
+    order = models.PositiveSmallIntegerField()
+    settlement_pass = models.CharField(
+        max_length=8, choices=[("fold", "Fold pass"), ("showdown", "Showdown")]
+    )
+    seat = models.PositiveSmallIntegerField()
+    bettor = models.PositiveSmallIntegerField()
+    bet = models.ForeignKey(Bet, on_delete=models.PROTECT, related_name="settlement_lines")
+    wager = models.CharField(max_length=8)
+    stake_cents = models.PositiveIntegerField()
+    outcome = models.CharField(max_length=4)
+    paid_cents = models.PositiveBigIntegerField()
+    collected_cents = models.PositiveBigIntegerField()
+    returned_uncovered_cents = models.PositiveBigIntegerField()
+    unpaid_uncovered_cents = models.PositiveBigIntegerField()
+    rounded_off_cents = models.DecimalField(max_digits=12, decimal_places=6, default=0)
+    transaction = models.OneToOneField(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["round", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "order"], name="one_line_per_place_in_order"),
+            models.CheckConstraint(
+                condition=Q(collected_cents__lte=models.F("stake_cents")),
+                name="collect_at_most_the_stake",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} #{self.order} seat {self.seat} {self.wager}"

@@ -83,24 +83,6 @@ class RoundStartApi(APIView):
         return _detail(round_.pk, status.HTTP_201_CREATED)
 
 
-class RoundJoinApi(APIView):
-    permission_classes = RUN_TABLE_OR_READ
-
-    class InputSerializer(serializers.Serializer):
-        seat = serializers.IntegerField()
-
-        class Meta:
-            ref_name = "RoundJoinInput"
-
-    @extend_schema(request=InputSerializer, **write_schema(201, RoundDetailSerializer))
-    @idempotent
-    def post(self, request, round_id: int):
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        rounds.join_hand(round_id=round_id, by=request.user, **serializer.validated_data)
-        return _detail(round_id, status.HTTP_201_CREATED)
-
-
 class RoundNoMoreBetsApi(APIView):
     permission_classes = RUN_TABLE_OR_READ
 

@@ -34,11 +34,14 @@ from tables.rules.deck import next_deck, shuffled_deck
 from tables.rules.errors import RuleError, StateError
 from tables.rules.hands import evaluate
 from tables.rules.rotation import SeatedPlayer, consecutive_hands, ineligibility, window_shortfall
+from wagers.models import PlayerDealerBank
 from wagers.rules.resolution import dealer_qualifies, hand_result
+from wagers.services.settlement import return_round_money, settle_round_money
+from wagers.services.wagering import place_plays
 
 from .button import NO_ACCEPT_MESSAGE, banked_history, game_history_since
 from .floor import end_game
-from .guards import admit_to_hand, require_state
+from .guards import require_state
 from .locks import active_round, lock_round, lock_table, open_game
 
 ENTRY_RULE = "RULEBOOK §2: card entry: real cards only, no card twice, the right count"
@@ -151,21 +154,17 @@ def start_round(*, table_id: int, by) -> Round:
     )
 
 
-def join_hand(*, round_id: int, seat: int, by) -> Hand:
-    """Deal a seated player into the hand (their Ante and Blind come with the wagers)."""
-    with transaction.atomic():
-        table, round_ = lock_round(round_id)
-        require_state(round_, RoundState.WAGERING, action="join the hand")
-        if round_.hands.filter(seat=seat).exists():
-            raise StateError(f"seat {seat} is already in the hand", state=round_.state)
-        return admit_to_hand(table, round_, seat)
-
-
 def close_wagering(*, round_id: int, by) -> Round:
     """ "No more bets": nothing is made, increased or withdrawn after this."""
     with transaction.atomic():
         _, round_ = lock_round(round_id)
         require_state(round_, RoundState.WAGERING, action='call "no more bets"')
+        if not PlayerDealerBank.objects.filter(round=round_).exists():
+            raise StateError(
+                'the player-dealer has not posted the bank; it is posted before "no more bets" '
+                "(RULEBOOK §5)",
+                state=round_.state,
+            )
         if not round_.hands.exists():
             raise StateError("no seat has wagered in this round", state=round_.state)
         return _move(round_, RoundState.NO_MORE_BETS, by)
@@ -267,6 +266,8 @@ def decide(*, round_id: int, seat: int, action: str, multiple: int = 0, by) -> H
                 field="action",
             ) from None
         record.then(decision, round_.options["preflop_multiples"])
+        if decision.action is Action.PLAY:
+            place_plays(round_, hand, multiple, by=by)
         return HandDecision.objects.create(
             hand=hand,
             street=street.value,
@@ -354,6 +355,8 @@ def settle(*, round_id: int, by) -> Round:
     with transaction.atomic():
         _, round_ = lock_round(round_id)
         require_state(round_, RoundState.SHOWDOWN, action="settle")
+        folded = {hand.seat for hand, record in _records(round_) if record.folded}
+        settle_round_money(round_, folded, by=by)
         return _move(round_, RoundState.SETTLED, by)
 
 
@@ -376,6 +379,7 @@ def void_round(*, round_id: int, by, reason: str) -> Round:
             action="void the round",
         )
         round_.void_reason = reason.strip()
+        return_round_money(round_, by=by)
         return _move(round_, RoundState.VOIDED, by, fields=["void_reason"])
 
 

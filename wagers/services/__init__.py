@@ -1,0 +1,1 @@
+"""Write paths for money: the ledger, chips at the table, wagers, the bank, settlement."""

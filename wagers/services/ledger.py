@@ -1,0 +1,146 @@
+"""Posting to the double-entry ledger.
+
+``post_all`` writes any number of balanced transactions with a constant number
+of queries (bulk inserts, one balance update), so a round's settlement costs
+the same whatever its number of lines. Callers hold the table lock.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError
+from django.db.models import Case, F, Sum, Value, When
+
+from cardroom.clock import now
+from tables.rules.errors import RuleError
+from wagers.models import Account, AccountKind, LedgerEntry, LedgerTransaction, TransactionKind
+
+LEDGER_RULE = "RULEBOOK §8: every chip movement is a balanced ledger entry"
+CHIPS_RULE = "a wager or payment cannot exceed the chips in front of the bettor"
+
+
+@dataclass(frozen=True)
+class Leg:
+    account: Account
+    amount: int  # + into the account, - out of it
+    label: str = ""
+
+
+@dataclass
+class Posting:
+    """A transaction to post: its kind, its legs (summing to zero) and its context."""
+
+    kind: TransactionKind
+    legs: Sequence[Leg]
+    round_id: int | None = None
+    memo: str = ""
+    currency: bool = False
+    reverses_id: int | None = None
+    transaction: LedgerTransaction | None = field(default=None, init=False)
+
+
+def post_all(postings: Sequence[Posting], *, by, at=None) -> list[LedgerTransaction]:
+    """Write every posting; refuse the lot if any is unbalanced or overdraws chips."""
+    at = at or now()
+    deltas: dict[int, int] = defaultdict(int)
+    for posting in postings:
+        legs = [leg for leg in posting.legs if leg.amount]
+        if sum(leg.amount for leg in legs) != 0:
+            raise RuleError(f"{posting.kind} does not balance", rule=LEDGER_RULE)
+        posting.legs = legs
+        for leg in legs:
+            deltas[leg.account.pk] += leg.amount
+    transactions = LedgerTransaction.objects.bulk_create(
+        [
+            LedgerTransaction(
+                kind=p.kind,
+                at=at,
+                by=by,
+                round_id=p.round_id,
+                memo=p.memo,
+                currency=p.currency,
+                reverses_id=p.reverses_id,
+            )
+            for p in postings
+        ]
+    )
+    LedgerEntry.objects.bulk_create(
+        [
+            LedgerEntry(
+                transaction=t, account_id=leg.account.pk, amount_cents=leg.amount, label=leg.label
+            )
+            for t, p in zip(transactions, postings, strict=True)
+            for leg in p.legs
+        ]
+    )
+    _apply_deltas(deltas)
+    for t, p in zip(transactions, postings, strict=True):
+        p.transaction = t
+    return transactions
+
+
+def post(kind: TransactionKind, legs: Sequence[Leg], *, by, **context) -> LedgerTransaction:
+    return post_all([Posting(kind, legs, **context)], by=by)[0]
+
+
+def _apply_deltas(deltas: dict[int, int]) -> None:
+    changed = {pk: delta for pk, delta in deltas.items() if delta}
+    if not changed:
+        return
+    update = Case(
+        *(When(pk=pk, then=Value(delta)) for pk, delta in changed.items()), default=Value(0)
+    )
+    try:
+        Account.objects.filter(pk__in=changed).update(balance_cents=F("balance_cents") + update)
+    except IntegrityError:
+        raise RuleError("not enough chips for this movement", rule=CHIPS_RULE) from None
+
+
+def balance_from_entries(account: Account) -> int:
+    return account.entries.aggregate(total=Sum("amount_cents"))["total"] or 0
+
+
+def cage_account() -> Account:
+    account, _ = Account.objects.get_or_create(kind=AccountKind.CAGE, defaults={"opened_at": now()})
+    return account
+
+
+def drop_account(table) -> Account:
+    account, _ = Account.objects.get_or_create(
+        kind=AccountKind.DROP, table=table, defaults={"opened_at": now()}
+    )
+    return account
+
+
+def round_accounts(round_) -> tuple[Account, Account]:
+    """The round's two in-play accounts: the players' wagers and the player-dealer's bank."""
+    accounts = {a.kind: a for a in Account.objects.filter(round=round_)}
+    missing = [
+        Account(kind=kind, round=round_, table_id=round_.table_id, opened_at=now())
+        for kind in (AccountKind.ROUND_WAGERS, AccountKind.ROUND_BANK)
+        if kind not in accounts
+    ]
+    for account in Account.objects.bulk_create(missing):
+        accounts[account.kind] = account
+    return accounts[AccountKind.ROUND_WAGERS], accounts[AccountKind.ROUND_BANK]
+
+
+def reverse(transaction: LedgerTransaction, *, by, memo: str) -> LedgerTransaction:
+    """A correction: a new transaction with every entry negated, linked to the original."""
+    if hasattr(transaction, "reversed_by"):
+        raise RuleError(f"transaction {transaction.pk} was already reversed", rule=LEDGER_RULE)
+    legs = [
+        Leg(e.account, -e.amount_cents, e.label)
+        for e in transaction.entries.select_related("account")
+    ]
+    return post(
+        TransactionKind.REVERSAL,
+        legs,
+        by=by,
+        memo=memo,
+        reverses_id=transaction.pk,
+        round_id=transaction.round_id,
+    )

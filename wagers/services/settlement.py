@@ -1,0 +1,151 @@
+"""Settling a round's money with the rules core, and returning it when a round is void.
+
+``settle_round_money`` runs RULEBOOK §5 (``wagers.rules.showdown.play_out``)
+over the stored cards, decisions and bets, stores every settlement line in
+order, and posts one ledger transaction per line plus the bank's return, all
+inside the caller's transaction and under its table lock.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from tables import options as table_options
+from tables.models import Round
+from tables.rules.cards import parse_card
+from wagers.models import Bet, PlayerDealerBank, SettlementLine, TransactionKind
+from wagers.rules.showdown import SeatHand, play_out
+from wagers.rules.wagers import Stakes
+
+from .ledger import Leg, Posting, post_all, round_accounts
+
+
+def _stakes(bet: Bet) -> Stakes:
+    return Stakes(
+        ante=bet.ante_cents,
+        blind=bet.blind_cents,
+        play=bet.play_cents,
+        trips=bet.trips_cents,
+        bad_beat=bet.bad_beat_cents,
+    )
+
+
+def _cards(codes) -> tuple:
+    return tuple(parse_card(code) for code in codes)
+
+
+def settle_round_money(round_: Round, folded_seats: set[int], *, by) -> list[SettlementLine]:
+    bank = PlayerDealerBank.objects.select_related("account").get(round=round_)
+    bets = list(
+        Bet.objects.filter(hand__round=round_)
+        .select_related("hand", "account")
+        .order_by("hand__seat", "bettor")
+    )
+    by_seat: dict[int, list[Bet]] = {}
+    for bet in bets:
+        by_seat.setdefault(bet.hand.seat, []).append(bet)
+    seats = [
+        SeatHand(
+            seat=seat,
+            hole=_cards(seat_bets[0].hand.hole),
+            stakes=_stakes(seat_bets[0]),
+            folded=seat in folded_seats,
+            backline=tuple(_stakes(bet) for bet in seat_bets[1:]),
+        )
+        for seat, seat_bets in by_seat.items()
+    ]
+    outcome = play_out(
+        round_.player_dealer_seat,
+        _cards(round_.dealer_hole),
+        _cards(round_.board),
+        seats,
+        bank.amount_cents,
+        table_options.game_options(round_.options),
+    )
+    settlement = outcome.settlement
+    wagers_account, bank_account = round_accounts(round_)
+    postings = []
+    for line in settlement.lines:
+        bet = by_seat[line.seat][line.bettor]
+        postings.append(
+            Posting(
+                TransactionKind.SETTLEMENT,
+                [
+                    Leg(wagers_account, -line.stake, line.wager.value),
+                    Leg(bank_account, line.collected - line.paid, "bank"),
+                    Leg(bet.account, line.stake - line.collected + line.paid, line.wager.value),
+                ],
+                round_id=round_.pk,
+                memo=f"#{line.order} seat {line.seat} {line.bettor_label} {line.wager.value}",
+            )
+        )
+    line_postings = list(postings)
+    if settlement.remaining_bank:  # an exhausted bank has nothing to return
+        postings.append(
+            Posting(
+                TransactionKind.BANK_RETURNED,
+                [
+                    Leg(bank_account, -settlement.remaining_bank, "bank"),
+                    Leg(bank.account, settlement.remaining_bank),
+                ],
+                round_id=round_.pk,
+                memo=f"bank {bank.amount_cents} {settlement.player_dealer_net:+d}",
+            )
+        )
+    post_all(postings, by=by)
+    lines = SettlementLine.objects.bulk_create(
+        [
+            SettlementLine(
+                round=round_,
+                order=line.order,
+                settlement_pass=line.pass_.value,
+                seat=line.seat,
+                bettor=line.bettor,
+                bet=by_seat[line.seat][line.bettor],
+                wager=line.wager.value,
+                stake_cents=line.stake,
+                outcome=line.outcome.value,
+                paid_cents=line.paid,
+                collected_cents=line.collected,
+                returned_uncovered_cents=line.returned_uncovered,
+                unpaid_uncovered_cents=line.unpaid_uncovered,
+                rounded_off_cents=Decimal(line.rounded_off.numerator)
+                / Decimal(line.rounded_off.denominator),
+                transaction=posting.transaction,
+            )
+            for line, posting in zip(settlement.lines, line_postings, strict=True)
+        ]
+    )
+    bank.net_cents = settlement.player_dealer_net
+    bank.exhausted = settlement.exhausted
+    bank.save(update_fields=["net_cents", "exhausted"])
+    return lines
+
+
+def return_round_money(round_: Round, *, by) -> None:
+    """A void round: every wager back to its bettor, the bank back to the player-dealer."""
+    wagers_account, bank_account = round_accounts(round_)
+    postings = [
+        Posting(
+            TransactionKind.VOID_RETURN,
+            [Leg(wagers_account, -bet.total), Leg(bet.account, bet.total)],
+            round_id=round_.pk,
+            memo=f"seat {bet.hand.seat} bettor {bet.bettor}",
+        )
+        for bet in Bet.objects.filter(hand__round=round_).select_related("hand", "account")
+        if bet.total
+    ]
+    bank = PlayerDealerBank.objects.filter(round=round_).select_related("account").first()
+    if bank is not None:
+        postings.append(
+            Posting(
+                TransactionKind.VOID_RETURN,
+                [
+                    Leg(bank_account, -bank.amount_cents, "bank"),
+                    Leg(bank.account, bank.amount_cents),
+                ],
+                round_id=round_.pk,
+                memo="bank",
+            )
+        )
+    post_all(postings, by=by)

@@ -1,0 +1,297 @@
+"""Complete rounds played through the real service layer (``manage.py simulate``).
+
+Everything goes through the same services as the API: buy-ins and fills,
+seating, the button offered clockwise (some players decline), wagers and the
+bank, RNG deals, decisions by the basic strategy of ``wagers.strategy``,
+showdown and settlement. Randomness comes from one seeded ``random.Random``
+and time from the controllable clock, so a seed reproduces the same floor.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.contrib.auth.models import Group, User
+
+from cardroom import clock
+from cardroom.roles import Role
+from tables.models import Player, Round, Table
+from tables.rules.cards import parse_card
+from tables.rules.errors import RuleError, StateError
+from tables.services import button, floor, rounds
+from wagers.services import chips, wagering
+from wagers.services.chips import chip_account
+from wagers.strategy import flop_plays, preflop_plays, river_plays
+
+DECLINE_CHANCE = 0.2
+VOID_CHANCE = 0.005
+PATRON_BUY_IN = 100_000  # $1,000 in chips
+TPPP_FILL = 2_000_000  # $20,000 bankroll
+SECONDS_PER_ROUND = 100
+
+
+@dataclass
+class SimTable:
+    table: Table
+    seated: dict[int, Player]
+    backliner: Player | None
+    rounds_played: int = 0
+
+
+@dataclass
+class Simulation:
+    """Simulated tables; ``play(rounds)`` deals that many rounds in all, table by table."""
+
+    tables: int
+    seed: int | None = None
+    start: datetime | None = None
+    prefix: str = "SIM"
+    on_round: Callable[[Round], None] | None = None
+    rng: random.Random = field(init=False)
+    staff: User = field(init=False)
+    floor_tables: list[SimTable] = field(init=False, default_factory=list)
+    now: datetime = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.now = self.start or datetime.fromisoformat("2026-11-20T18:00:00-08:00")
+
+    # --- the clock -----------------------------------------------------------------------
+
+    def _tick(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+        clock.freeze(self.now)
+
+    # --- set-up --------------------------------------------------------------------------
+
+    def set_up(self) -> None:
+        clock.freeze(self.now)
+        self.staff = self._staff()
+        run = self._unique_run_tag()
+        for index in range(1, self.tables + 1):
+            self.floor_tables.append(
+                self._set_up_table(f"{self.prefix}-{run}-{index}", with_tppp=index % 2 == 0)
+            )
+
+    def _unique_run_tag(self) -> str:
+        tag = 1
+        while Table.objects.filter(name__startswith=f"{self.prefix}-{tag}-").exists():
+            tag += 1
+        return str(tag)
+
+    def _staff(self) -> User:
+        user, created = User.objects.get_or_create(
+            username="simulated-dealer", defaults={"is_staff": True}
+        )
+        if created:
+            user.set_unusable_password()
+            user.save()
+            for role in (Role.FLOOR_SUPERVISOR, Role.HOUSE_DEALER):
+                group, _ = Group.objects.get_or_create(name=role.group_name)
+                user.groups.add(group)
+        return user
+
+    def _set_up_table(self, name: str, *, with_tppp: bool) -> SimTable:
+        table = floor.create_table(
+            name=name,
+            by=self.staff,
+            options={"minimum_cents": 500, "maximum_cents": 50_000, "chip_unit_cents": 100},
+        )
+        seated: dict[int, Player] = {}
+        for seat in range(1, 7):
+            tppp = with_tppp and seat == 6
+            player = floor.create_player(
+                player_number=f"{name}-S{seat}",
+                name=f"{'TPPP' if tppp else 'Patron'} {name} seat {seat}",
+                tppp={
+                    "business_name": f"{name} Proposition Services",
+                    "badge_number": f"B-{name}",
+                    "badge_expires_on": (self.now + timedelta(days=365)).date(),
+                }
+                if tppp
+                else None,
+            )
+            floor.seat_player(table_id=table.pk, seat=seat, player_id=player.pk, by=self.staff)
+            if tppp:
+                chips.fill(table_id=table.pk, player_id=player.pk, amount=TPPP_FILL, by=self.staff)
+            else:
+                chips.buy_in(
+                    table_id=table.pk,
+                    player_id=player.pk,
+                    amount=PATRON_BUY_IN,
+                    currency=True,
+                    by=self.staff,
+                )
+            seated[seat] = player
+        backliner = floor.create_player(player_number=f"{name}-BL", name=f"Backline bettor {name}")
+        chips.buy_in(
+            table_id=table.pk,
+            player_id=backliner.pk,
+            amount=PATRON_BUY_IN,
+            currency=True,
+            by=self.staff,
+        )
+        floor.open_game_at(
+            table_id=table.pk, first_offer_seat=self.rng.randint(1, 6), by=self.staff
+        )
+        return SimTable(table, seated, backliner)
+
+    # --- play ----------------------------------------------------------------------------
+
+    def play(self, rounds_to_play: int) -> int:
+        played = 0
+        while played < rounds_to_play:
+            for sim in self.floor_tables:
+                if played >= rounds_to_play:
+                    break
+                self._tick(SECONDS_PER_ROUND / len(self.floor_tables))
+                round_ = self._play_round(sim)
+                if round_ is not None:
+                    played += 1
+                    sim.rounds_played += 1
+                    if self.on_round:
+                        self.on_round(round_)
+        return played
+
+    def _balance(self, sim: SimTable, player: Player) -> int:
+        account = chip_account(player, sim.table)
+        return account.balance_cents if account else 0
+
+    def _top_up(self, sim: SimTable, player: Player, needed: int) -> None:
+        if self._balance(sim, player) < needed:
+            if hasattr(player, "tppp"):
+                chips.fill(
+                    table_id=sim.table.pk, player_id=player.pk, amount=TPPP_FILL, by=self.staff
+                )
+            else:
+                chips.buy_in(
+                    table_id=sim.table.pk,
+                    player_id=player.pk,
+                    amount=PATRON_BUY_IN,
+                    currency=True,
+                    by=self.staff,
+                )
+
+    def _find_player_dealer(self, sim: SimTable) -> None:
+        """Offer the button round the table until someone accepts (a few decline)."""
+        for _ in range(24):
+            try:
+                offer = button.offer_button(table_id=sim.table.pk, by=self.staff)
+            except StateError:
+                continue  # every seat declined or was passed over: a new offer round
+            player = sim.seated[offer.seat]
+            decline = not hasattr(player, "tppp") and self.rng.random() < DECLINE_CHANCE
+            button.answer_offer(
+                table_id=sim.table.pk, offer_id=offer.pk, accept=not decline, by=self.staff
+            )
+            if not decline:
+                return
+        raise RuntimeError(f"no one accepted the button at {sim.table}")
+
+    def _play_round(self, sim: SimTable) -> Round | None:
+        table_id = sim.table.pk
+        self._find_player_dealer(sim)
+        try:
+            round_ = rounds.start_round(table_id=table_id, by=self.staff)
+        except StateError:
+            # The 40-minute rule ended the game: the floor supervisor opens a new one.
+            floor.open_game_at(
+                table_id=table_id, first_offer_seat=self.rng.randint(1, 6), by=self.staff
+            )
+            return None
+        dealer = sim.seated[round_.player_dealer_seat]
+        bank = (
+            TPPP_FILL // 4
+            if hasattr(dealer, "tppp")
+            else self.rng.choice((20_000, 50_000, 100_000))
+        )
+        self._top_up(sim, dealer, bank)
+        wagering.post_bank(
+            round_id=round_.pk, amount=min(bank, self._balance(sim, dealer)), by=self.staff
+        )
+        self._place_wagers(sim, round_)
+        rounds.close_wagering(round_id=round_.pk, by=self.staff)
+        rounds.deal(round_id=round_.pk, by=self.staff, rng=self.rng)
+        if self.rng.random() < VOID_CHANCE:
+            return rounds.void_round(
+                round_id=round_.pk, by=self.staff, reason="misdeal: a card was exposed"
+            )
+        self._decide(round_)
+        rounds.showdown(round_id=round_.pk, by=self.staff)
+        return rounds.settle(round_id=round_.pk, by=self.staff)
+
+    def _place_wagers(self, sim: SimTable, round_: Round) -> None:
+        seats = [
+            seat
+            for seat, player in sim.seated.items()
+            if seat != round_.player_dealer_seat and not hasattr(player, "tppp")
+        ]
+        for seat in seats:
+            if self.rng.random() < 0.1:
+                continue  # sits this hand out
+            player = sim.seated[seat]
+            ante = self.rng.choice((500, 1_000, 2_500))
+            trips = 500 if self.rng.random() < 0.5 else 0
+            bad_beat = 500 if self.rng.random() < 0.2 else 0
+            self._top_up(sim, player, 6 * ante + trips + bad_beat)
+            wagering.place_bet(
+                round_id=round_.pk,
+                seat=seat,
+                ante=ante,
+                blind=ante,
+                trips=trips,
+                bad_beat=bad_beat,
+                by=self.staff,
+            )
+        if sim.backliner is not None and seats and self.rng.random() < 0.2:
+            self._top_up(sim, sim.backliner, 3_000)
+            # A seat that sat the hand out has no one to bet behind: the bet is refused.
+            with contextlib.suppress(RuleError):
+                wagering.place_bet(
+                    round_id=round_.pk,
+                    seat=self.rng.choice(seats),
+                    ante=500,
+                    blind=500,
+                    backline_player_id=sim.backliner.pk,
+                    by=self.staff,
+                )
+
+    def _decide(self, round_: Round) -> None:
+        round_id = round_.pk
+        hands = list(round_.hands.order_by("seat"))
+        holes = {hand.seat: [parse_card(c) for c in hand.hole] for hand in hands}
+        played: set[int] = set()
+        multiple = max(round_.options["preflop_multiples"])
+        for hand in hands:
+            if preflop_plays(holes[hand.seat]):
+                self._decision(round_id, hand.seat, "play", multiple, played)
+            else:
+                rounds.decide(round_id=round_id, seat=hand.seat, action="check", by=self.staff)
+        round_ = rounds.reveal_flop(round_id=round_id, by=self.staff)
+        flop = [parse_card(c) for c in round_.board]
+        for hand in hands:
+            if hand.seat in played:
+                continue
+            if flop_plays(holes[hand.seat], flop):
+                self._decision(round_id, hand.seat, "play", 2, played)
+            else:
+                rounds.decide(round_id=round_id, seat=hand.seat, action="check", by=self.staff)
+        round_ = rounds.reveal_turn_and_river(round_id=round_id, by=self.staff)
+        board = [parse_card(c) for c in round_.board]
+        for hand in hands:
+            if hand.seat in played:
+                continue
+            if river_plays(holes[hand.seat], board):
+                self._decision(round_id, hand.seat, "play", 1, played)
+            else:
+                rounds.decide(round_id=round_id, seat=hand.seat, action="fold", by=self.staff)
+
+    def _decision(
+        self, round_id: int, seat: int, action: str, multiple: int, played: set[int]
+    ) -> None:
+        rounds.decide(round_id=round_id, seat=seat, action=action, multiple=multiple, by=self.staff)
+        played.add(seat)
