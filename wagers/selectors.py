@@ -7,16 +7,21 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 
-from tables.models import Player, Seating
+from tables.filters import filter_queryset
+from tables.models import Player, Round, RoundState, Seating
+from tables.rules.errors import StateError
+from wagers.filters import AccountFilter
 from wagers.models import (
     Account,
     AccountKind,
+    Bet,
     LedgerEntry,
     LedgerTransaction,
     PlayerDealerBank,
@@ -189,3 +194,120 @@ def playing_book_csv(
             ]
         )
     return out.getvalue()
+
+
+# --- Reads for the money API ---------------------------------------------------------------
+
+
+def banking_summary(banks: QuerySet[PlayerDealerBank]) -> dict[str, int]:
+    """The figures of ``_banking``, each aggregated without joining the settlement lines.
+
+    ``_banking`` sums the banks over a join with every settlement line of their rounds, so
+    a round with n lines counts n hands banked and n times its result; here the banks and
+    the lines are aggregated separately (two queries).
+    """
+    settled = banks.filter(net_cents__isnull=False)
+    totals = settled.aggregate(
+        hands_banked=Count("id"),
+        total_result=Coalesce(Sum("net_cents"), 0),
+        largest_exposure=Coalesce(Max("amount_cents"), 0),
+    )
+    totals.update(
+        SettlementLine.objects.filter(round_id__in=settled.values("round_id")).aggregate(
+            returned_uncovered=Coalesce(Sum("returned_uncovered_cents"), 0),
+            unpaid_uncovered=Coalesce(Sum("unpaid_uncovered_cents"), 0),
+        )
+    )
+    return totals
+
+
+def player_bankroll(player: Player) -> Bankroll:
+    """``bankroll`` with its banking figures from ``banking_summary``."""
+    return replace(
+        bankroll(player), banking=banking_summary(PlayerDealerBank.objects.filter(player=player))
+    )
+
+
+def _session_window(seating: Seating) -> Q:
+    window = Q(round__table=seating.table, round__started_at__gte=seating.sat_at)
+    if seating.left_at is not None:
+        window &= Q(round__started_at__lt=seating.left_at)
+    return window
+
+
+def player_sessions(player: Player) -> list[Session]:
+    """``sessions`` with each session's banking figures from ``banking_summary``."""
+    return [
+        replace(
+            session,
+            banking=banking_summary(
+                PlayerDealerBank.objects.filter(_session_window(session.seating), player=player)
+            ),
+        )
+        for session in sessions(player)
+    ]
+
+
+@dataclass(frozen=True)
+class RoundSettlement:
+    round: Round
+    bank: PlayerDealerBank
+    lines: QuerySet[SettlementLine]
+
+
+def round_settlement(round_id: int) -> RoundSettlement:
+    """A settled round's settlement lines in order, with the bank; StateError until settled."""
+    round_ = Round.objects.get(pk=round_id)
+    if round_.state != RoundState.SETTLED:
+        raise StateError(
+            f"round {round_.number} is {round_.get_state_display().lower()}; its settlement "
+            "is posted when it is settled",
+            state=round_.state,
+        )
+    bank = PlayerDealerBank.objects.select_related("player", "posted_by").get(round=round_)
+    return RoundSettlement(round=round_, bank=bank, lines=settlement_lines(round_id))
+
+
+def round_money(round_: Round) -> Round:
+    """Attach the round's bank and each hand's bets to ``round_`` (two queries, any size)."""
+    prefetch_related_objects(
+        [round_],
+        Prefetch("bank", queryset=PlayerDealerBank.objects.select_related("player", "posted_by")),
+        Prefetch("hands__bets", queryset=Bet.objects.select_related("player").order_by("bettor")),
+    )
+    return round_
+
+
+def account_list(*, filters=None) -> QuerySet[Account]:
+    return filter_queryset(
+        AccountFilter, filters, Account.objects.select_related("player", "table").order_by("id")
+    )
+
+
+def account_get(*, account_id: int) -> Account:
+    return Account.objects.select_related("player", "table").get(pk=account_id)
+
+
+def balances_after(account_id: int, transactions: Sequence[LedgerTransaction]) -> dict[int, int]:
+    """The account's balance after each of ``transactions`` (ascending ids, entries prefetched).
+
+    One query: the balance before the first of them; the rest is added up from their entries.
+    """
+    if not transactions:
+        return {}
+    balance = LedgerEntry.objects.filter(
+        account_id=account_id, transaction_id__lt=transactions[0].pk
+    ).aggregate(total=Coalesce(Sum("amount_cents"), 0))["total"]
+    result = {}
+    for posted in transactions:
+        balance += sum(e.amount_cents for e in posted.entries.all() if e.account_id == account_id)
+        result[posted.pk] = balance
+    return result
+
+
+def transaction_get(*, transaction_id: int) -> LedgerTransaction:
+    return (
+        LedgerTransaction.objects.select_related("by")
+        .prefetch_related("entries")
+        .get(pk=transaction_id)
+    )

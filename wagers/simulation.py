@@ -9,7 +9,6 @@ and time from the controllable clock, so a seed reproduces the same floor.
 
 from __future__ import annotations
 
-import contextlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,10 +20,11 @@ from cardroom import clock
 from cardroom.roles import Role
 from tables.models import Player, Round, Table
 from tables.rules.cards import parse_card
-from tables.rules.errors import RuleError, StateError
+from tables.rules.errors import StateError
 from tables.services import button, floor, rounds
 from wagers.services import chips, wagering
 from wagers.services.chips import chip_account
+from wagers.services.wagering import BetRequest
 from wagers.strategy import flop_plays, preflop_plays, river_plays
 
 DECLINE_CHANCE = 0.2
@@ -230,6 +230,7 @@ class Simulation:
             for seat, player in sim.seated.items()
             if seat != round_.player_dealer_seat and not hasattr(player, "tppp")
         ]
+        bets = []
         for seat in seats:
             if self.rng.random() < 0.1:
                 continue  # sits this hand out
@@ -238,60 +239,34 @@ class Simulation:
             trips = 500 if self.rng.random() < 0.5 else 0
             bad_beat = 500 if self.rng.random() < 0.2 else 0
             self._top_up(sim, player, 6 * ante + trips + bad_beat)
-            wagering.place_bet(
-                round_id=round_.pk,
-                seat=seat,
-                ante=ante,
-                blind=ante,
-                trips=trips,
-                bad_beat=bad_beat,
-                by=self.staff,
-            )
-        if sim.backliner is not None and seats and self.rng.random() < 0.2:
+            bets.append(BetRequest(seat, ante, ante, trips, bad_beat))
+        if sim.backliner is not None and bets and self.rng.random() < 0.2:
             self._top_up(sim, sim.backliner, 3_000)
-            # A seat that sat the hand out has no one to bet behind: the bet is refused.
-            with contextlib.suppress(RuleError):
-                wagering.place_bet(
-                    round_id=round_.pk,
-                    seat=self.rng.choice(seats),
-                    ante=500,
-                    blind=500,
-                    backline_player_id=sim.backliner.pk,
-                    by=self.staff,
-                )
+            seat = self.rng.choice(bets).seat
+            bets.append(BetRequest(seat, 500, 500, backline_player_id=sim.backliner.pk))
+        if bets:
+            wagering.place_bets(round_id=round_.pk, bets=bets, by=self.staff)
 
     def _decide(self, round_: Round) -> None:
-        round_id = round_.pk
+        """The players decide by the basic strategy; the dealer enters each street at once."""
         hands = list(round_.hands.order_by("seat"))
         holes = {hand.seat: [parse_card(c) for c in hand.hole] for hand in hands}
-        played: set[int] = set()
         multiple = max(round_.options["preflop_multiples"])
-        for hand in hands:
-            if preflop_plays(holes[hand.seat]):
-                self._decision(round_id, hand.seat, "play", multiple, played)
-            else:
-                rounds.decide(round_id=round_id, seat=hand.seat, action="check", by=self.staff)
-        round_ = rounds.reveal_flop(round_id=round_id, by=self.staff)
-        flop = [parse_card(c) for c in round_.board]
-        for hand in hands:
-            if hand.seat in played:
-                continue
-            if flop_plays(holes[hand.seat], flop):
-                self._decision(round_id, hand.seat, "play", 2, played)
-            else:
-                rounds.decide(round_id=round_id, seat=hand.seat, action="check", by=self.staff)
-        round_ = rounds.reveal_turn_and_river(round_id=round_id, by=self.staff)
+        live = [hand.seat for hand in hands]
+        live = self._street(round_.pk, live, lambda s: preflop_plays(holes[s]), multiple, "check")
+        flop = [parse_card(c) for c in rounds.reveal_flop(round_id=round_.pk, by=self.staff).board]
+        live = self._street(round_.pk, live, lambda s: flop_plays(holes[s], flop), 2, "check")
+        round_ = rounds.reveal_turn_and_river(round_id=round_.pk, by=self.staff)
         board = [parse_card(c) for c in round_.board]
-        for hand in hands:
-            if hand.seat in played:
-                continue
-            if river_plays(holes[hand.seat], board):
-                self._decision(round_id, hand.seat, "play", 1, played)
-            else:
-                rounds.decide(round_id=round_id, seat=hand.seat, action="fold", by=self.staff)
+        self._street(round_.pk, live, lambda s: river_plays(holes[s], board), 1, "fold")
 
-    def _decision(
-        self, round_id: int, seat: int, action: str, multiple: int, played: set[int]
-    ) -> None:
-        rounds.decide(round_id=round_id, seat=seat, action=action, multiple=multiple, by=self.staff)
-        played.add(seat)
+    def _street(
+        self, round_id: int, live: list[int], plays, multiple: int, otherwise: str
+    ) -> list[int]:
+        """Record one street's decisions; answer the seats still to decide later."""
+        decisions = [
+            (seat, "play", multiple) if plays(seat) else (seat, otherwise, 0) for seat in live
+        ]
+        if decisions:
+            rounds.decide_street(round_id=round_id, decisions=decisions, by=self.staff)
+        return [seat for seat, action, _ in decisions if action == "check"]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from cardroom.clock import now
-from tables.models import Hand, Round, RoundState, Seating
+from tables.models import Round, RoundState, Seating
 from tables.rules.errors import RuleError, StateError
 
 
@@ -17,15 +16,8 @@ def require_state(round_: Round, *states: RoundState, action: str) -> None:
         )
 
 
-def admit_to_hand(table, round_: Round, seat: int) -> Hand:
-    """The seat's hand in this round, created if needed; the caller holds the table lock.
-
-    Only a seated player who is neither the player-dealer nor a TPPP plays a hand.
-    """
-    existing = round_.hands.filter(seat=seat).first()
-    if existing is not None:
-        return existing
-    seating = Seating.objects.filter(table=table, seat=seat, left_at__isnull=True).first()
+def check_admission(round_: Round, seat: int, seating: Seating | None) -> None:
+    """Only a seated player who is neither the player-dealer nor a TPPP plays a hand."""
     if seating is None:
         raise RuleError(f"seat {seat} is empty", rule="RULEBOOK §3", field="seat")
     if seat == round_.player_dealer_seat:
@@ -41,6 +33,3 @@ def admit_to_hand(table, round_: Round, seat: int) -> Hand:
             rule="RULEBOOK §6",
             field="seat",
         )
-    return Hand.objects.create(
-        round=round_, seat=seat, player_id=seating.player_id, joined_at=now()
-    )

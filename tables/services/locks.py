@@ -12,10 +12,17 @@ def lock_table(table_id: int) -> Table:
 
 
 def lock_round(round_id: int) -> tuple[Table, Round]:
-    """Lock a round's table, then the round, and answer both as they are now."""
-    table_id = get_object_or_404(Round.objects.values_list("table_id", flat=True), pk=round_id)
-    table = lock_table(table_id)
-    return table, Round.objects.select_for_update().get(pk=round_id)
+    """Lock a round's table and answer both as they are now.
+
+    Every writer of a round holds its table's lock, so the table lock alone
+    serialises them. The round is read by a second statement, after the lock
+    is granted, so it shows what a previous lock holder committed (a locking
+    join would return the round as it was before the wait).
+    """
+    table = get_object_or_404(Table.objects.select_for_update(of=("self",)), rounds__id=round_id)
+    round_ = Round.objects.get(pk=round_id)
+    round_.table = table
+    return table, round_
 
 
 def open_game(table: Table) -> Game | None:

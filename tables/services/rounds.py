@@ -246,36 +246,63 @@ def _records(round_: Round) -> list[tuple[Hand, DecisionRecord]]:
 
 
 def decide(*, round_id: int, seat: int, action: str, multiple: int = 0, by) -> HandDecision:
-    """Record a hand's decision on the current street (RULEBOOK §3)."""
+    """Record one hand's decision on the current street (RULEBOOK §3)."""
+    return decide_street(round_id=round_id, decisions=[(seat, action, multiple)], by=by)[0]
+
+
+def decide_street(
+    *, round_id: int, decisions: Sequence[tuple[int, str, int]], by
+) -> list[HandDecision]:
+    """Record several hands' decisions on the current street, all or none.
+
+    ``decisions`` are (seat, action, multiple). The house dealer may enter a
+    street's decisions one by one or together; each is validated as if alone,
+    and each Play moves its chips (and its backline bettors') in the same
+    transaction.
+    """
     with transaction.atomic():
         _, round_ = lock_round(round_id)
         require_state(
             round_, RoundState.PREFLOP, RoundState.FLOP, RoundState.RIVER, action="decide"
         )
         street = STREET_OF_STATE[RoundState(round_.state)]
-        found = [(h, r) for h, r in _records(round_) if h.seat == seat]
-        if not found:
-            raise RuleError(f"seat {seat} is not in this hand", rule="RULEBOOK §3", field="seat")
-        hand, record = found[0]
-        try:
-            decision = Decision(street, Action(action), multiple)
-        except ValueError:
-            raise RuleError(
-                f"{action!r} is not a decision (check, play or fold)",
-                rule="RULEBOOK §3",
-                field="action",
-            ) from None
-        record.then(decision, round_.options["preflop_multiples"])
-        if decision.action is Action.PLAY:
-            place_plays(round_, hand, multiple, by=by)
-        return HandDecision.objects.create(
-            hand=hand,
-            street=street.value,
-            action=decision.action.value,
-            multiple=multiple,
-            at=now(),
-            by=by,
-        )
+        records = {hand.seat: (hand, record) for hand, record in _records(round_)}
+        moment = now()
+        created, plays = [], []
+        for index, (seat, action, multiple) in enumerate(decisions):
+            where = "" if len(decisions) == 1 else f"decisions[{index}]."
+            if seat not in records:
+                raise RuleError(
+                    f"seat {seat} is not in this hand", rule="RULEBOOK §3", field=f"{where}seat"
+                )
+            hand, record = records[seat]
+            try:
+                decision = Decision(street, Action(action), multiple)
+            except ValueError:
+                raise RuleError(
+                    f"{action!r} is not a decision (check, play or fold)",
+                    rule="RULEBOOK §3",
+                    field=f"{where}action",
+                ) from None
+            try:
+                records[seat] = (hand, record.then(decision, round_.options["preflop_multiples"]))
+            except RuleError as error:
+                raise (error.with_field(where.rstrip(".")) if where else error) from None
+            created.append(
+                HandDecision(
+                    hand=hand,
+                    street=street.value,
+                    action=decision.action.value,
+                    multiple=multiple,
+                    at=moment,
+                    by=by,
+                )
+            )
+            if decision.action is Action.PLAY:
+                plays.append((hand, multiple))
+        if plays:
+            place_plays(round_, plays, by=by)
+        return HandDecision.objects.bulk_create(created)
 
 
 def _require_decided(round_: Round, street: Street) -> None:

@@ -8,15 +8,18 @@ accounts in the same transaction.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from django.db import transaction
 
 from cardroom.clock import now
 from tables import options as table_options
 from tables.models import Hand, Player, Round, RoundState, Seating
 from tables.rules.errors import RuleError, StateError
-from tables.services.guards import admit_to_hand, require_state
+from tables.services.guards import check_admission, require_state
 from tables.services.locks import lock_round
-from wagers.models import Account, Bet, PlayerDealerBank, TransactionKind
+from wagers.models import Account, AccountKind, Bet, PlayerDealerBank, TransactionKind
 from wagers.rules.validation import validate_opening_wagers
 from wagers.rules.wagers import Stakes
 
@@ -76,75 +79,151 @@ def post_bank(*, round_id: int, amount: int, by) -> PlayerDealerBank:
         )
 
 
-def place_bet(
-    *,
-    round_id: int,
-    seat: int,
-    ante: int = 0,
-    blind: int = 0,
-    trips: int = 0,
-    bad_beat: int = 0,
-    backline_player_id: int | None = None,
-    by,
-) -> Bet:
+@dataclass(frozen=True)
+class BetRequest:
+    """One bettor's opening wagers on a seat; ``backline_player_id`` for a backline bettor."""
+
+    seat: int
+    ante: int = 0
+    blind: int = 0
+    trips: int = 0
+    bad_beat: int = 0
+    backline_player_id: int | None = None
+
+    @property
+    def stakes(self) -> Stakes:
+        return Stakes(ante=self.ante, blind=self.blind, trips=self.trips, bad_beat=self.bad_beat)
+
+
+def place_bet(*, round_id: int, by, **request) -> Bet:
     """A bettor's opening wagers on a seat: the seated player's own, or a backline bettor's."""
+    return place_bets(round_id=round_id, bets=[BetRequest(**request)], by=by)[0]
+
+
+def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
+    """Opening wagers of several bettors, all or none, in a constant number of queries.
+
+    Each is validated as if placed alone (RULEBOOK §3, the table's options, the
+    bettor's chips); a refusal names the rule and, for several, which bet.
+    """
     with transaction.atomic():
         table, round_ = lock_round(round_id)
         require_state(round_, RoundState.WAGERING, action="place wagers")
         options = table_options.game_options(round_.options)
-        stakes = Stakes(ante=ante, blind=blind, trips=trips, bad_beat=bad_beat)
-        backline = backline_player_id is not None
-        validate_opening_wagers(stakes, options, backline=backline)
-        if backline:
-            hand, player, bettor = _backline_position(
-                table, round_, seat, backline_player_id, options
+        seated = {s.seat: s for s in Seating.objects.filter(table=table, left_at__isnull=True)}
+        hands = {hand.seat: hand for hand in round_.hands.all()}
+        wagered = {  # (seat, bettor) and players already holding a bet in this round
+            (seat, bettor): player
+            for seat, bettor, player in Bet.objects.filter(hand__round=round_).values_list(
+                "hand__seat", "bettor", "player_id"
             )
-        else:
-            hand = admit_to_hand(table, round_, seat)
-            if hand.bets.filter(bettor=0).exists():
-                raise StateError(
-                    f"seat {seat} has placed its wagers; nothing is increased or withdrawn",
-                    state=round_.state,
+        }
+        behind = {b.backline_player_id for b in bets if b.backline_player_id is not None}
+        players = {p.pk: p for p in Player.objects.filter(pk__in=behind).select_related("tppp")}
+        placed: list[tuple[BetRequest, int, int]] = []  # request, bettor number, player id
+        for index, request in enumerate(bets):
+            where = "" if len(bets) == 1 else f"bets[{index}]"
+            try:
+                placed.append(_admit(request, round_, options, seated, hands, wagered, players))
+            except RuleError as error:
+                raise (error.with_field(where) if where else error) from None
+        accounts = _chip_accounts(table, {player for _, _, player in placed})
+        spent: dict[int, int] = {}
+        for index, (request, _, player_id) in enumerate(placed):
+            spent[player_id] = spent.get(player_id, 0) + request.stakes.total
+            account = accounts.get(player_id)
+            balance = account.balance_cents if account else 0
+            if spent[player_id] > balance:
+                raise RuleError(
+                    f"wagers of {spent[player_id]} cents are more than the bettor's {balance} "
+                    "cents at the table",
+                    rule=CHIPS_RULE,
+                    field="ante" if len(bets) == 1 else f"bets[{index}].ante",
                 )
-            player, bettor = hand.player, 0
-        account = _funded_account(player, table, stakes.total, "the wagers")
+        new_hands = Hand.objects.bulk_create(
+            [
+                Hand(round=round_, seat=r.seat, player_id=seated[r.seat].player_id, joined_at=now())
+                for r, bettor, _ in placed
+                if bettor == 0 and r.seat not in hands
+            ]
+        )
+        hands.update({hand.seat: hand for hand in new_hands})
         wagers_account, _ = round_accounts(round_)
-        post(
-            TransactionKind.WAGER,
-            [Leg(account, -stakes.total)]
-            + [Leg(wagers_account, getattr(stakes, kind), kind) for kind in OPENING],
+        post_all(
+            [
+                Posting(
+                    TransactionKind.WAGER,
+                    [Leg(accounts[player_id], -r.stakes.total)]
+                    + [Leg(wagers_account, getattr(r.stakes, kind), kind) for kind in OPENING],
+                    round_id=round_.pk,
+                    memo=f"seat {r.seat}" + (f" backline-{bettor}" if bettor else ""),
+                )
+                for r, bettor, player_id in placed
+            ],
             by=by,
-            round_id=round_.pk,
-            memo=f"seat {seat}" + (f" backline-{bettor}" if bettor else ""),
         )
-        return Bet.objects.create(
-            hand=hand,
-            bettor=bettor,
-            player=player,
-            account=account,
-            ante_cents=ante,
-            blind_cents=blind,
-            trips_cents=trips,
-            bad_beat_cents=bad_beat,
-            placed_at=now(),
+        moment = now()
+        return Bet.objects.bulk_create(
+            [
+                Bet(
+                    hand=hands[r.seat],
+                    bettor=bettor,
+                    player_id=player_id,
+                    account=accounts[player_id],
+                    ante_cents=r.ante,
+                    blind_cents=r.blind,
+                    trips_cents=r.trips,
+                    bad_beat_cents=r.bad_beat,
+                    placed_at=moment,
+                )
+                for r, bettor, player_id in placed
+            ]
         )
 
 
-def _backline_position(
-    table, round_: Round, seat: int, player_id: int, options
-) -> tuple[Hand, Player, int]:
+def _chip_accounts(table, player_ids: set[int]) -> dict[int, Account]:
+    return {
+        account.player_id: account
+        for account in Account.objects.filter(
+            table=table,
+            player_id__in=player_ids,
+            kind__in=[AccountKind.PATRON_CHIPS, AccountKind.BANKROLL],
+            closed_at__isnull=True,
+        )
+    }
+
+
+def _admit(request: BetRequest, round_: Round, options, seated, hands, wagered, players):
+    """Validate one bet against the rules and the round so far; record it as placed."""
+    validate_opening_wagers(
+        request.stakes, options, backline=request.backline_player_id is not None
+    )
+    seat = request.seat
+    if request.backline_player_id is None:
+        check_admission(round_, seat, seated.get(seat))
+        if (seat, 0) in wagered:
+            raise StateError(
+                f"seat {seat} has placed its wagers; nothing is increased or withdrawn",
+                state=round_.state,
+            )
+        player_id = seated[seat].player_id
+        wagered[(seat, 0)] = player_id
+        return request, 0, player_id
     if not options.backline_allowed:
         raise RuleError(
             "this table does not allow backline wagers", rule=BACKLINE_RULE, field="seat"
         )
-    hand = round_.hands.filter(seat=seat).first()
-    if hand is None or not hand.bets.filter(bettor=0).exists():
+    if (seat, 0) not in wagered:
         raise RuleError(
             f"seat {seat} has no wagers to bet behind; the seated player wagers first",
             rule=BACKLINE_RULE,
             field="seat",
         )
-    player = Player.objects.select_related("tppp").get(pk=player_id)
+    player = players.get(request.backline_player_id)
+    if player is None:
+        raise RuleError(
+            f"no player {request.backline_player_id}", rule=BACKLINE_RULE, field="backline_player"
+        )
     if hasattr(player, "tppp"):
         raise RuleError(
             "a TPPP player accepts and settles wagers only while holding the position",
@@ -157,34 +236,42 @@ def _backline_position(
             rule=BACKLINE_RULE,
             field="backline_player",
         )
-    if Seating.objects.filter(table=table, player=player, left_at__isnull=True).exists():
+    if any(s.player_id == player.pk for s in seated.values()):
         raise RuleError(
             "a seated player plays their own seat, not behind another",
             rule=BACKLINE_RULE,
             field="backline_player",
         )
-    if Bet.objects.filter(hand__round=round_, player=player).exists():
+    if player.pk in wagered.values():
         raise StateError(f"{player.name} has already wagered in this round", state=round_.state)
-    bettor = hand.bets.count()
-    return hand, player, bettor
+    bettor = 1 + max(b for (s, b) in wagered if s == seat)
+    wagered[(seat, bettor)] = player.pk
+    return request, bettor, player.pk
 
 
-def place_plays(round_: Round, hand: Hand, multiple: int, *, by) -> None:
-    """The Play of a hand and of its backline bettors (same multiple of each one's Ante).
+def place_plays(round_: Round, plays: Sequence[tuple[Hand, int]], *, by) -> None:
+    """The Plays of hands (a multiple of the Ante each) and of their backline bettors.
 
     Called by the decision service, inside its transaction and under its lock.
     """
-    bets = list(hand.bets.select_related("player", "account").order_by("bettor"))
+    multiples = {hand.pk: (hand, multiple) for hand, multiple in plays}
+    bets = list(
+        Bet.objects.filter(hand_id__in=multiples)
+        .select_related("player", "account")
+        .order_by("hand__seat", "bettor")
+    )
     wagers_account, _ = round_accounts(round_)
     postings = []
     for bet in bets:
+        hand, multiple = multiples[bet.hand_id]
         play = bet.ante_cents * multiple
         if not play:
             continue  # a Trips-only backline bettor has no Play
         if play > bet.account.balance_cents:
             who = "the seated player" if bet.bettor == 0 else f"backline bettor {bet.player.name}"
             raise RuleError(
-                f"a Play of {play} cents is more than {who}'s {bet.account.balance_cents} cents",
+                f"seat {hand.seat}: a Play of {play} cents is more than {who}'s "
+                f"{bet.account.balance_cents} cents",
                 rule=CHIPS_RULE,
                 field="multiple",
             )

@@ -1,0 +1,37 @@
+"""The money API's routes (included under ``api/``)."""
+
+from django.urls import path
+
+from wagers import apis
+
+app_name = "wagers"
+
+table = "tables/<int:table_id>/"
+round_ = "rounds/<int:round_id>/"
+player = "players/<int:player_id>/"
+account = "accounts/<int:account_id>/"
+
+urlpatterns = [
+    path(f"{round_}bank/", apis.RoundBankApi.as_view(), name="round-bank"),
+    path(f"{round_}wagers/", apis.RoundWagerApi.as_view(), name="round-wagers"),
+    path(f"{round_}settlement/", apis.RoundSettlementApi.as_view(), name="round-settlement"),
+    path(f"{table}chips/buy-in/", apis.ChipsBuyInApi.as_view(), name="chips-buy-in"),
+    path(f"{table}chips/cash-out/", apis.ChipsCashOutApi.as_view(), name="chips-cash-out"),
+    path(f"{table}chips/fill/", apis.ChipsFillApi.as_view(), name="chips-fill"),
+    path(f"{table}chips/credit/", apis.ChipsCreditApi.as_view(), name="chips-credit"),
+    path("accounts/", apis.AccountListApi.as_view(), name="account-list"),
+    path(account, apis.AccountDetailApi.as_view(), name="account-detail"),
+    path(
+        f"{account}transactions/",
+        apis.AccountTransactionListApi.as_view(),
+        name="account-transactions",
+    ),
+    path(f"{player}bankroll/", apis.PlayerBankrollApi.as_view(), name="player-bankroll"),
+    path(f"{player}banks/", apis.PlayerBankListApi.as_view(), name="player-banks"),
+    path(f"{player}sessions/", apis.PlayerSessionListApi.as_view(), name="player-sessions"),
+    path(
+        f"{player}playing-book.csv",
+        apis.PlayerPlayingBookApi.as_view(),
+        name="player-playing-book",
+    ),
+]
