@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum, prefetch_related_objects
@@ -80,13 +80,24 @@ def _movements(accounts: QuerySet[Account], since=None, until=None) -> dict[str,
 
 
 def _banking(banks: QuerySet[PlayerDealerBank]) -> dict[str, int]:
-    return banks.filter(net_cents__isnull=False).aggregate(
+    """Hands banked, result, largest exposure, and the uncovered amounts of those rounds.
+
+    The banks and their rounds' settlement lines are aggregated separately: one
+    aggregate over a join would count each bank once per settlement line.
+    """
+    settled = banks.filter(net_cents__isnull=False)
+    totals = settled.aggregate(
         hands_banked=Count("id"),
         total_result=Coalesce(Sum("net_cents"), 0),
         largest_exposure=Coalesce(Max("amount_cents"), 0),
-        returned_uncovered=Coalesce(Sum("round__settlement_lines__returned_uncovered_cents"), 0),
-        unpaid_uncovered=Coalesce(Sum("round__settlement_lines__unpaid_uncovered_cents"), 0),
     )
+    totals.update(
+        SettlementLine.objects.filter(round_id__in=settled.values("round_id")).aggregate(
+            returned_uncovered=Coalesce(Sum("returned_uncovered_cents"), 0),
+            unpaid_uncovered=Coalesce(Sum("unpaid_uncovered_cents"), 0),
+        )
+    )
+    return totals
 
 
 @dataclass(frozen=True)
@@ -197,55 +208,6 @@ def playing_book_csv(
 
 
 # --- Reads for the money API ---------------------------------------------------------------
-
-
-def banking_summary(banks: QuerySet[PlayerDealerBank]) -> dict[str, int]:
-    """The figures of ``_banking``, each aggregated without joining the settlement lines.
-
-    ``_banking`` sums the banks over a join with every settlement line of their rounds, so
-    a round with n lines counts n hands banked and n times its result; here the banks and
-    the lines are aggregated separately (two queries).
-    """
-    settled = banks.filter(net_cents__isnull=False)
-    totals = settled.aggregate(
-        hands_banked=Count("id"),
-        total_result=Coalesce(Sum("net_cents"), 0),
-        largest_exposure=Coalesce(Max("amount_cents"), 0),
-    )
-    totals.update(
-        SettlementLine.objects.filter(round_id__in=settled.values("round_id")).aggregate(
-            returned_uncovered=Coalesce(Sum("returned_uncovered_cents"), 0),
-            unpaid_uncovered=Coalesce(Sum("unpaid_uncovered_cents"), 0),
-        )
-    )
-    return totals
-
-
-def player_bankroll(player: Player) -> Bankroll:
-    """``bankroll`` with its banking figures from ``banking_summary``."""
-    return replace(
-        bankroll(player), banking=banking_summary(PlayerDealerBank.objects.filter(player=player))
-    )
-
-
-def _session_window(seating: Seating) -> Q:
-    window = Q(round__table=seating.table, round__started_at__gte=seating.sat_at)
-    if seating.left_at is not None:
-        window &= Q(round__started_at__lt=seating.left_at)
-    return window
-
-
-def player_sessions(player: Player) -> list[Session]:
-    """``sessions`` with each session's banking figures from ``banking_summary``."""
-    return [
-        replace(
-            session,
-            banking=banking_summary(
-                PlayerDealerBank.objects.filter(_session_window(session.seating), player=player)
-            ),
-        )
-        for session in sessions(player)
-    ]
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from tables.models import (
     RoundState,
 )
 from tables.rules.decisions import Action, Street
+from wagers import selectors as money_selectors
 
 from .common import Timestamp
 
@@ -236,6 +237,48 @@ class DecisionSerializer(serializers.Serializer):
     by = _username("by")
 
 
+def bettor_label(bettor: int) -> str:
+    """RULEBOOK appendix: ``"seat"`` for the seated player, ``"backline-N"`` behind the seat."""
+    return "seat" if bettor == 0 else f"backline-{bettor}"
+
+
+class BetSerializer(serializers.Serializer):
+    """One bettor's wagers on a hand, in cents: the seated player's own or a backline bettor's."""
+
+    bettor = serializers.SerializerMethodField(help_text='"seat" or "backline-N" (N from 1)')
+    player = PlayerSummarySerializer()
+    ante = serializers.IntegerField(source="ante_cents")
+    blind = serializers.IntegerField(source="blind_cents")
+    trips = serializers.IntegerField(source="trips_cents")
+    bad_beat = serializers.IntegerField(source="bad_beat_cents")
+    play = serializers.IntegerField(source="play_cents", help_text="0 until a Play is made")
+    placed_at = Timestamp()
+
+    def get_bettor(self, bet) -> str:
+        return bettor_label(bet.bettor)
+
+
+class BankSerializer(serializers.Serializer):
+    """The player-dealer's bank W for a round (cents) and, once settled, its result."""
+
+    player = PlayerSummarySerializer()
+    amount = serializers.IntegerField(source="amount_cents", help_text="the bank W")
+    posted_at = Timestamp()
+    posted_by = _username("posted_by")
+    net = serializers.IntegerField(
+        source="net_cents",
+        allow_null=True,
+        help_text="the player-dealer's result; null until settled",
+    )
+    remaining = serializers.SerializerMethodField(
+        help_text="amount + net: what came back to the player-dealer; null until settled"
+    )
+    exhausted = serializers.BooleanField(allow_null=True, help_text="null until settled")
+
+    def get_remaining(self, bank) -> int | None:
+        return None if bank.net_cents is None else bank.amount_cents + bank.net_cents
+
+
 class HandSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     seat = serializers.IntegerField()
@@ -246,6 +289,9 @@ class HandSerializer(serializers.Serializer):
     category = serializers.CharField(allow_blank=True)
     result = serializers.ChoiceField(
         choices=[("", "not yet resolved"), *HandResultChoice.choices], allow_blank=True
+    )
+    bets = BetSerializer(
+        many=True, source="bets.all", help_text="the seated player's wagers, then backline bettors'"
     )
 
 
@@ -273,6 +319,17 @@ class RoundDetailSerializer(RoundSerializer):
     cards_revealed = serializers.SerializerMethodField()
     dealer_hole = serializers.SerializerMethodField()
     shuffled_deck = serializers.SerializerMethodField()
+    bank = serializers.SerializerMethodField()
+
+    def to_representation(self, round_):
+        return super().to_representation(money_selectors.round_money(round_))
+
+    @extend_schema_field(
+        BankSerializer(allow_null=True, help_text="null until the player-dealer posts it")
+    )
+    def get_bank(self, round_):
+        bank = getattr(round_, "bank", None)
+        return None if bank is None else BankSerializer(bank).data
 
     def get_cards_revealed(self, round_) -> bool:
         return selectors.dealer_cards_revealed(round_)

@@ -266,7 +266,7 @@ BAD = [
     ("ante-not-blind", _seat0(blind=2000), {"seats[0].blind"}, EQUAL),
     ("no-ante-no-blind", _seat0(ante=0, blind=0, play=0), {"seats[0].ante"}, EQUAL),
     ("bad-beat-without-ante-seat", _seat0(ante=0, blind=0, play=0, bad_beat=100),
-     {"seats[0].ante"}, EQUAL),
+     {"seats[0].bad_beat"}, "Bad Beat only with Ante and Blind"),
     ("bad-beat-behind-a-seat", _set("seats[0].backline[0]",
      {"ante": 500, "blind": 500, "trips": 0, "bad_beat": 100}),
      {"seats[0].backline[0].bad_beat"}, "RULEBOOK §3: backline wagers"),

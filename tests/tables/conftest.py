@@ -14,6 +14,7 @@ from cardroom.roles import Role
 from tables.models import Player, Round, RoundState, Seating, Table
 from tables.services import button, floor, rounds
 from tests.factories import PlayerFactory, UserFactory
+from wagers.services import chips, wagering
 
 
 @pytest.fixture(autouse=True)
@@ -75,19 +76,44 @@ _names = count(1)
 
 @dataclass
 class Floor:
-    """Floor state made with the services, as staff would make it."""
+    """Floor state made with the services, as staff would make it.
+
+    Money comes in as it does at a real table: every player seated brings ``chips`` (a
+    patron buys in, a TPPP's bankroll is filled), the player-dealer posts ``bank_cents``
+    and each seat joining a hand wagers ``ante_cents`` on Ante and on Blind.
+    """
 
     supervisor: object
     dealer: object
     seed: int = 7
     players: dict[int, Player] = field(default_factory=dict)
+    chips: int = 100_000
+    bank_cents: int = 20_000
+    ante_cents: int = 500
 
     def table(self, **options) -> Table:
         return floor.create_table(name=f"API-{next(_names)}", by=self.supervisor, options=options)
 
     def seat(self, table: Table, seat: int, player: Player | None = None) -> Seating:
         player = player or PlayerFactory()
-        return floor.seat_player(table_id=table.pk, seat=seat, player_id=player.pk, by=self.dealer)
+        seating = floor.seat_player(
+            table_id=table.pk, seat=seat, player_id=player.pk, by=self.dealer
+        )
+        self.bring_chips(table, player)
+        return seating
+
+    def bring_chips(self, table: Table, player: Player, amount: int | None = None) -> None:
+        amount = self.chips if amount is None else amount
+        if hasattr(player, "tppp"):
+            chips.fill(table_id=table.pk, player_id=player.pk, amount=amount, by=self.dealer)
+        else:
+            chips.buy_in(
+                table_id=table.pk, player_id=player.pk, amount=amount, currency=True, by=self.dealer
+            )
+
+    def wager(self, round_: Round, seat: int) -> None:
+        ante = self.ante_cents
+        wagering.place_bet(round_id=round_.pk, seat=seat, ante=ante, blind=ante, by=self.dealer)
 
     def ready_table(self, seats=(1, 2, 3, 4), first_offer_seat: int = 1, **options) -> Table:
         """A table with players seated and a game open."""
@@ -107,10 +133,12 @@ class Floor:
                 return offer
 
     def start(self, table: Table, banker_seat: int = 1, join=(2, 3)) -> Round:
+        """A round in wagering: the bank posted, and each seat of ``join`` has wagered."""
         self.bank(table, banker_seat)
         round_ = rounds.start_round(table_id=table.pk, by=self.dealer)
+        wagering.post_bank(round_id=round_.pk, amount=self.bank_cents, by=self.dealer)
         for seat in join:
-            rounds.join_hand(round_id=round_.pk, seat=seat, by=self.dealer)
+            self.wager(round_, seat)
         return round_
 
     def round_in(self, state: str, table: Table | None = None, join=(2, 3)) -> Round:

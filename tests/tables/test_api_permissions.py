@@ -27,7 +27,7 @@ WRITES = [
     ("post", "/api/tables/{idle_open}/button/offers/{offer}/answer/", RUN_TABLE, {"accept": True}),
     ("post", "/api/tables/{table}/button/keep/", RUN_TABLE, None),
     ("post", "/api/tables/{table}/rounds/", RUN_TABLE, None),
-    ("post", "/api/rounds/{round}/hands/", RUN_TABLE, {"seat": 4}),
+    ("post", "/api/rounds/{round}/wagers/", RUN_TABLE, {"seat": 4, "ante": 500, "blind": 500}),
     ("post", "/api/rounds/{round}/no-more-bets/", RUN_TABLE, None),
     ("post", "/api/rounds/{round}/deal/", RUN_TABLE, {}),
     ("post", "/api/rounds/{round}/decisions/", RUN_TABLE, {"seat": 2, "action": "check"}),
@@ -83,7 +83,11 @@ def call(client, method, path, body, world):
 
 
 def row_counts():
-    models = [*apps.get_app_config("tables").get_models(), IdempotencyKey]
+    models = [
+        *apps.get_app_config("tables").get_models(),
+        *apps.get_app_config("wagers").get_models(),
+        IdempotencyKey,
+    ]
     return {model.__name__: model.objects.count() for model in models}
 
 

@@ -10,6 +10,7 @@ from tables.rules.decisions import DECISION_RULE
 from tables.services import rounds
 from tables.services.rounds import ENTRY_RULE
 from tests.factories import TPPPRegistrationFactory
+from wagers.models import Bet, LedgerTransaction, PlayerDealerBank
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,7 @@ def url(round_, action=""):
     return f"/api/rounds/{round_.pk}/" + (f"{action}/" if action else "")
 
 
-# --- Start and join ---------------------------------------------------------------------
+# --- Start and wager ---------------------------------------------------------------------
 
 
 def test_start_a_round(as_dealer, on_floor):
@@ -64,15 +65,27 @@ def test_start_without_an_acceptance_or_a_game_is_409(as_dealer, on_floor):
     assert as_dealer.post("/api/tables/99999/rounds/").status_code == 404
 
 
-def test_join_the_hand(as_dealer, on_floor):
+def wager(seat, ante=500, **more):
+    return {"seat": seat, "ante": ante, "blind": ante, **more}
+
+
+def test_wagers_make_the_hand(as_dealer, on_floor):
     round_ = on_floor.start(on_floor.ready_table(), join=())
-    response = as_dealer.post(url(round_, "hands"), {"seat": 3}, format="json")
+    response = as_dealer.post(url(round_, "wagers"), wager(3), format="json")
     assert response.status_code == 201, response.data
     (hand,) = response.data["hands"]
     assert (hand["seat"], hand["hole"], hand["decisions"], hand["result"]) == (3, None, [], "")
+    (bet,) = hand["bets"]
+    assert (bet["bettor"], bet["ante"], bet["blind"], bet["trips"], bet["play"]) == (
+        "seat",
+        500,
+        500,
+        0,
+        0,
+    )
 
 
-def test_join_errors(as_dealer, on_floor):
+def test_wager_errors(as_dealer, on_floor):
     table = on_floor.ready_table(seats=(1, 2))
     on_floor.seat(table, 3, TPPPRegistrationFactory().player)
     round_ = on_floor.start(table, join=(2,))
@@ -82,14 +95,14 @@ def test_join_errors(as_dealer, on_floor):
         (3, 400, "seat 3 is a TPPP player"),
     ]
     for seat, code, message in cases:
-        response = as_dealer.post(url(round_, "hands"), {"seat": seat}, format="json")
+        response = as_dealer.post(url(round_, "wagers"), wager(seat), format="json")
         assert response.status_code == code
         assert response.data["seat"][0].startswith(message)
         assert response.data["rule"]
-    response = as_dealer.post(url(round_, "hands"), {"seat": 2}, format="json")
+    response = as_dealer.post(url(round_, "wagers"), wager(2), format="json")
     assert response.status_code == 409
     assert response.data["state"] == "wagering"
-    response = as_dealer.post(url(round_, "hands"), {"seat": "two"}, format="json")
+    response = as_dealer.post(url(round_, "wagers"), wager("two"), format="json")
     assert response.status_code == 400
     assert "seat" in response.data
     assert round_.hands.count() == 1
@@ -314,13 +327,15 @@ def test_void_needs_a_reason(as_supervisor, on_floor):
 def test_missing_round_is_404(as_supervisor):
     assert as_supervisor.get("/api/rounds/99999/").status_code == 404
     assert as_supervisor.post("/api/rounds/99999/settle/").status_code == 404
-    assert as_supervisor.post("/api/rounds/99999/hands/", {"seat": 2}).status_code == 404
+    assert as_supervisor.post("/api/rounds/99999/wagers/", wager(2)).status_code == 404
+    assert as_supervisor.post("/api/rounds/99999/bank/", {"amount": 1000}).status_code == 404
 
 
 # --- Every illegal transition answers 409 and changes nothing -----------------------------
 
 TRANSITIONS = {
-    "hands": ({"seat": 4}, {"wagering"}),
+    "bank": ({"amount": 1000}, {"wagering"}),
+    "wagers": (wager(4), {"wagering"}),
     "no-more-bets": ({}, {"wagering"}),
     "deal": ({}, {"no_more_bets"}),
     "decisions": ({"seat": 3, "action": "check"}, {"preflop", "flop", "river"}),
@@ -349,6 +364,9 @@ def snapshot(round_: Round) -> tuple:
         round_.dealer_hole,
         round_.void_reason,
         Round.objects.filter(table_id=round_.table_id).count(),
+        Bet.objects.filter(hand__round=round_).count(),
+        PlayerDealerBank.objects.filter(round=round_).count(),
+        LedgerTransaction.objects.count(),
     )
 
 
@@ -420,10 +438,25 @@ def test_full_round_through_the_api(as_supervisor, as_dealer):
     status = as_dealer.get(f"/api/tables/{tid}/").data["button_status"]
     assert status == "seat 1 accepted; start the round"
 
+    for player in players:
+        ok(
+            as_dealer.post(
+                f"/api/tables/{tid}/chips/buy-in/",
+                {"player": player["id"], "amount": 100_000, "currency": True},
+                format="json",
+            ),
+            201,
+        )
+
     rid = ok(as_dealer.post(f"/api/tables/{tid}/rounds/"), 201)["id"]
     r = f"/api/rounds/{rid}/"
-    ok(as_dealer.post(f"{r}hands/", {"seat": 2}, format="json"), 201)
-    ok(as_dealer.post(f"{r}hands/", {"seat": 3}, format="json"), 201)
+    waiting = as_dealer.post(f"{r}no-more-bets/")
+    assert waiting.status_code == 409
+    assert "has not posted the bank" in waiting.data["detail"]
+    data = ok(as_dealer.post(f"{r}bank/", {"amount": 20_000}, format="json"), 201)
+    assert (data["bank"]["amount"], data["bank"]["net"]) == (20_000, None)
+    ok(as_dealer.post(f"{r}wagers/", wager(2), format="json"), 201)
+    ok(as_dealer.post(f"{r}wagers/", wager(3), format="json"), 201)
     ok(as_dealer.post(f"{r}no-more-bets/"))
     cards = {"hands": {"2": ["As", "Ah"], "3": ["Kc", "Qc"]}, "player_dealer": ["2c", "7d"]}
     data = ok(as_dealer.post(f"{r}deal/", {"cards": cards}, format="json"))
@@ -456,6 +489,9 @@ def test_full_round_through_the_api(as_supervisor, as_dealer):
     data = ok(as_dealer.post(f"{r}settle/"))
     assert data["state"] == "settled"
     assert data["ended_at"]
+    # Dealer does not qualify: seat 2's Ante pushes, its Play wins 2000 and its Blind (three
+    # of a kind, below a Straight) pushes; seat 3's fold loses Ante and Blind, 1000.
+    assert (data["bank"]["net"], data["bank"]["remaining"]) == (-1000, 19_000)
     assert [(t["from"], t["to"]) for t in data["transitions"]] == [
         ("", "wagering"),
         ("wagering", "no_more_bets"),

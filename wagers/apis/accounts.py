@@ -18,7 +18,7 @@ from tables.apis.common import (
 from wagers import selectors
 from wagers.filters import AccountFilter
 
-from .serializers import AccountSerializer, AccountTransactionSerializer
+from .serializers import AccountSerializer, StatementLineSerializer
 
 
 class AccountListApi(APIView):
@@ -52,11 +52,11 @@ class AccountTransactionListApi(APIView):
     @extend_schema(
         operation_id="accounts_transactions_list",
         description=(
-            "The ledger transactions touching the account, oldest first, each with all its "
-            "entries, its change to this account and the account's balance after it."
+            "The account's statement: the ledger transactions touching it, oldest first, each "
+            "with all its entries, its change to this account and the balance after it."
         ),
         parameters=PAGE_PARAMETERS,
-        responses={200: paginated(AccountTransactionSerializer), **READ_ERRORS},
+        responses={200: paginated(StatementLineSerializer), **READ_ERRORS},
     )
     def get(self, request, account_id: int):
         account = selectors.account_get(account_id=account_id)
@@ -69,5 +69,5 @@ class AccountTransactionListApi(APIView):
             "balances": selectors.balances_after(account.pk, page),
         }
         return paginator.get_paginated_response(
-            AccountTransactionSerializer(page, many=True, context=context).data
+            StatementLineSerializer(page, many=True, context=context).data
         )

@@ -33,7 +33,7 @@ class PlayerBankrollApi(APIView):
     )
     def get(self, request, player_id: int):
         player = floor_selectors.player_get(player_id=player_id)
-        return Response(BankrollSerializer(selectors.player_bankroll(player)).data)
+        return Response(BankrollSerializer(selectors.bankroll(player)).data)
 
 
 class PlayerBankListApi(APIView):
@@ -67,7 +67,7 @@ class PlayerSessionListApi(APIView):
     def get(self, request, player_id: int):
         player = floor_selectors.player_get(player_id=player_id)
         return paginated_response(
-            queryset=selectors.player_sessions(player),
+            queryset=selectors.sessions(player),
             serializer_class=SessionSerializer,
             request=request,
             view=self,

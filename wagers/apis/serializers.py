@@ -41,9 +41,10 @@ class LedgerTransactionSerializer(serializers.Serializer):
     entries = EntrySerializer(many=True, source="entries.all")
 
 
-class AccountTransactionSerializer(LedgerTransactionSerializer):
-    """A transaction as one account's statement line: its change to the account, the balance."""
+class StatementLineSerializer(serializers.Serializer):
+    """A transaction on one account's statement: its change to the account, the balance after."""
 
+    transaction = LedgerTransactionSerializer(source="*")
     change = serializers.SerializerMethodField(help_text="cents: the entries in this account")
     balance = serializers.SerializerMethodField(help_text="cents: the account's balance after it")
 

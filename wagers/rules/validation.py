@@ -69,20 +69,6 @@ def validate_opening_wagers(
     game and/or the Trips bonus).
     """
     _check_amounts(stakes, options)
-    if stakes.ante != stakes.blind:
-        raise RuleError(
-            f"Ante ({stakes.ante}) and Blind ({stakes.blind}) must be equal",
-            rule=WAGER_RULE,
-            field="blind",
-        )
-    if stakes.ante == 0 and not backline:
-        raise RuleError("Ante and Blind are both required", rule=WAGER_RULE, field="ante")
-    if stakes.ante == 0 and stakes.trips == 0:
-        raise RuleError(
-            "a backline bettor makes Ante and Blind, or a Trips wager",
-            rule=WAGER_RULE,
-            field="ante",
-        )
     if stakes.bad_beat:
         if backline:
             raise RuleError(
@@ -100,6 +86,20 @@ def validate_opening_wagers(
             raise RuleError(
                 "a Bad Beat wager needs Ante and Blind", rule=BAD_BEAT_RULE, field="bad_beat"
             )
+    if stakes.ante != stakes.blind:
+        raise RuleError(
+            f"Ante ({stakes.ante}) and Blind ({stakes.blind}) must be equal",
+            rule=WAGER_RULE,
+            field="blind",
+        )
+    if stakes.ante == 0 and not backline:
+        raise RuleError("Ante and Blind are both required", rule=WAGER_RULE, field="ante")
+    if stakes.ante == 0 and stakes.trips == 0:
+        raise RuleError(
+            "a backline bettor makes Ante and Blind, or a Trips wager",
+            rule=WAGER_RULE,
+            field="ante",
+        )
     _check_limits(stakes, options)
 
 

@@ -6,9 +6,16 @@ from django.db import transaction
 
 from cardroom.clock import now
 from tables.models import Player
-from tables.rules.errors import RuleError
-from tables.services.locks import lock_table
-from wagers.models import Account, AccountKind, LedgerTransaction, TransactionKind
+from tables.rules.errors import RuleError, StateError
+from tables.services.locks import active_round, lock_table
+from wagers.models import (
+    Account,
+    AccountKind,
+    Bet,
+    LedgerTransaction,
+    PlayerDealerBank,
+    TransactionKind,
+)
 
 from .ledger import CHIPS_RULE, Leg, cage_account, post
 
@@ -88,6 +95,7 @@ def _take_chips(
             raise RuleError(
                 f"{player.name} has no chips at {table}", rule=CHIPS_RULE, field="player"
             )
+        _refuse_while_in_play(table, player)
         account = Account.objects.select_for_update().get(pk=account.pk)
         expected = (
             AccountKind.BANKROLL if kind is TransactionKind.CREDIT else AccountKind.PATRON_CHIPS
@@ -118,6 +126,23 @@ def _take_chips(
             account.closed_at = now()  # the table session's chips are all back at the cage
             account.save(update_fields=["closed_at"])
         return posted
+
+
+def _refuse_while_in_play(table, player: Player) -> None:
+    """Chips wagered or banked come back at settlement; they leave the table after that."""
+    current = active_round(table)
+    if current is None:
+        return
+    in_play = (
+        Bet.objects.filter(hand__round=current, player=player).exists()
+        or PlayerDealerBank.objects.filter(round=current, player=player).exists()
+    )
+    if in_play:
+        raise StateError(
+            f"{player.name} has chips in play in round {current.number}, which is "
+            f"{current.get_state_display().lower()}; they leave the table after it is settled",
+            state=current.state,
+        )
 
 
 def buy_in(*, table_id: int, player_id: int, amount: int, currency: bool, by) -> LedgerTransaction:

@@ -130,16 +130,17 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
         accounts = _chip_accounts(table, {player for _, _, player in placed})
         spent: dict[int, int] = {}
         for index, (request, _, player_id) in enumerate(placed):
-            spent[player_id] = spent.get(player_id, 0) + request.stakes.total
             account = accounts.get(player_id)
             balance = account.balance_cents if account else 0
-            if spent[player_id] > balance:
-                raise RuleError(
-                    f"wagers of {spent[player_id]} cents are more than the bettor's {balance} "
-                    "cents at the table",
-                    rule=CHIPS_RULE,
-                    field="ante" if len(bets) == 1 else f"bets[{index}].ante",
-                )
+            for kind in OPENING:  # name the first wager the chips do not cover
+                spent[player_id] = spent.get(player_id, 0) + getattr(request.stakes, kind)
+                if spent[player_id] > balance:
+                    raise RuleError(
+                        f"wagers of {spent[player_id]} cents are more than the bettor's "
+                        f"{balance} cents at the table",
+                        rule=CHIPS_RULE,
+                        field=kind if len(bets) == 1 else f"bets[{index}].{kind}",
+                    )
         new_hands = Hand.objects.bulk_create(
             [
                 Hand(round=round_, seat=r.seat, player_id=seated[r.seat].player_id, joined_at=now())
