@@ -5,6 +5,11 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from cardroom.management.commands.load_demo import DEMO_FLOOR, DEMO_STAFF
+from cardroom.roles import roles_of
+from tables.models import Round
+from wagers.verification import differences
+
 pytestmark = pytest.mark.django_db
 
 
@@ -23,9 +28,16 @@ def test_creates_the_demo_superuser_once_with_a_warning(debug_on, capsys):
     admin = get_user_model().objects.get(username="admin")
     assert admin.is_superuser and admin.is_staff
     assert admin.check_password("admin")
-    assert get_user_model().objects.count() == 1
+    for username, role in DEMO_STAFF.items():
+        user = get_user_model().objects.get(username=username)
+        assert roles_of(user) == {role}
+        assert user.check_password(username)
     assert "DEMO CREDENTIAL" in first
     assert "already exists" in second
+    # The floor is simulated once: a second run adds no rounds, and the books balance.
+    assert Round.objects.filter(state="settled").count() > 0
+    assert Round.objects.count() == DEMO_FLOOR["rounds"]
+    assert list(differences()) == []
 
 
 def test_never_resets_a_changed_password(debug_on):

@@ -161,6 +161,12 @@ def answer_offer(*, table_id: int, offer_id: int, accept: bool, by) -> ButtonOff
         )
         if offer is None:
             raise ButtonOffer.DoesNotExist(f"no offer {offer_id} at {table}")
+        if offer.offer_round.status != OfferRoundStatus.OPEN:
+            raise StateError(
+                f"this offer round is {offer.offer_round.get_status_display().lower()}; "
+                "the offer can no longer be answered",
+                state=offer.offer_round.status,
+            )
         if offer.answer != OfferAnswer.PENDING:
             raise StateError(
                 f"this offer was already {offer.get_answer_display().lower()}", state=offer.answer

@@ -6,10 +6,13 @@ from datetime import date
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from cardroom.clock import now
 from tables import options as table_options
 from tables.models import (
+    ButtonOffer,
     Game,
     GameEndReason,
     OfferAnswer,
@@ -127,7 +130,7 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
                 field="player",
             )
         moment = now()
-        badge = _tppp_badge_valid(player, moment.date())
+        badge = _tppp_badge_valid(player, timezone.localdate(moment))
         if badge is False:
             raise RuleError(
                 f"{player.name}'s TPPP badge expired on {player.tppp.badge_expires_on}",
@@ -224,11 +227,12 @@ def open_game_at(*, table_id: int, first_offer_seat: int, by) -> Game:
 def end_game(game: Game, *, by, reason: str, detail: str = "", moment=None) -> Game:
     """Record the end of a game (the caller holds the table lock)."""
     moment = moment or now()
-    OfferRound.objects.filter(game=game, status=OfferRoundStatus.OPEN).update(
-        status=OfferRoundStatus.CANCELLED, closed_at=moment, detail="the game ended"
+    ButtonOffer.objects.filter(offer_round__game=game, answer=OfferAnswer.PENDING).update(
+        answer=OfferAnswer.WITHDRAWN, answered_at=moment, reason="the game ended"
     )
     OfferRound.objects.filter(
-        game=game, status=OfferRoundStatus.ACCEPTED, round__isnull=True
+        Q(status=OfferRoundStatus.OPEN) | Q(status=OfferRoundStatus.ACCEPTED, round__isnull=True),
+        game=game,
     ).update(status=OfferRoundStatus.CANCELLED, closed_at=moment, detail="the game ended")
     game.ended_at = moment
     game.ended_by = by

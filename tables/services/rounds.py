@@ -67,72 +67,43 @@ def _move(
 
 
 def start_round(*, table_id: int, by) -> Round:
-    """Open wagering for a new hand banked by the player who accepted the button."""
-    blocked: str | None = None
+    """Open wagering for a new hand banked by the player who accepted the button.
+
+    Two refusals are recorded before they are raised, so they survive the
+    rollback: an acceptance the rules no longer allow (the options changed) is
+    cancelled, and a start the 40-minute rule forbids ends the game.
+    """
     with transaction.atomic():
         table = lock_table(table_id)
-        game = open_game(table)
-        if game is None:
-            raise StateError(
-                f"no game is open at {table}; a floor supervisor opens it", state="closed"
-            )
-        current = active_round(table)
-        if current is not None:
-            raise StateError(
-                f"round {current.number} is {current.get_state_display().lower()}",
-                state=current.state,
-            )
-        offer_round = OfferRound.objects.filter(
-            table=table, game=game, status=OfferRoundStatus.ACCEPTED, round__isnull=True
-        ).first()
-        if offer_round is None:
-            last = (
-                OfferRound.objects.filter(table=table, game=game)
-                .order_by("-started_at", "-id")
-                .first()
-            )
-            if last is not None and last.status == OfferRoundStatus.EXHAUSTED:
-                raise StateError(NO_ACCEPT_MESSAGE, state="no_player_dealer", rule="RULEBOOK §6")
-            raise StateError(
-                "no one has accepted the player-dealer position for this hand: offer the button "
-                "clockwise first (RULEBOOK §6)",
-                state="no_player_dealer",
-                rule="RULEBOOK §6",
-            )
-        accepted = offer_round.offers.get(answer=OfferAnswer.ACCEPTED)
-        seated = list(Seating.objects.filter(table=table, left_at__isnull=True))
-        seating = next(
-            (s for s in seated if s.seat == accepted.seat and s.player_id == accepted.player_id),
-            None,
-        )
-        if seating is None:
-            raise StateError(
-                f"the player who accepted left seat {accepted.seat}", state="no_player_dealer"
-            )
+        game, offer_round, seating, seated = _ready_to_start(table)
         moment = now()
         options = table_options.snapshot(table)
         policy = table_options.rotation_policy(options)
         candidate = SeatedPlayer(seating.seat, seating.player_id, seating.is_tppp)
         history = banked_history(table)
-        reason = ineligibility(candidate, history, policy)
-        if reason:
-            raise StateError(reason, state="no_player_dealer", rule="RULEBOOK §6")
-        window = policy.window
-        if window is not None:
-            blocked = window_shortfall(
-                game.opened_at, moment, game_history_since(game, moment - window), candidate, policy
+        refused = ineligibility(candidate, history, policy) or _too_many_tppps(seated, policy)
+        if refused:
+            offer_round.status = OfferRoundStatus.CANCELLED
+            offer_round.closed_at = moment
+            offer_round.detail = f"acceptance no longer valid: {refused}"
+            offer_round.save(update_fields=["status", "closed_at", "detail"])
+        ended = None
+        if not refused and policy.window is not None:
+            since = moment - policy.window
+            ended = window_shortfall(
+                game.opened_at, moment, game_history_since(game, since), candidate, policy
             )
-        if blocked:
-            end_game(
-                game, by=by, reason=GameEndReason.ROTATION_WINDOW, detail=blocked, moment=moment
-            )
-        else:
-            last_round = Round.objects.filter(table=table).order_by("-number").first()
+            if ended:
+                end_game(
+                    game, by=by, reason=GameEndReason.ROTATION_WINDOW, detail=ended, moment=moment
+                )
+        if not refused and not ended:
+            last = Round.objects.filter(table=table).order_by("-number").first()
             round_ = Round.objects.create(
                 table=table,
                 game=game,
-                number=(last_round.number + 1) if last_round else 1,
-                deck=next_deck(last_round.deck if last_round else None),
+                number=(last.number + 1) if last else 1,
+                deck=next_deck(last.deck if last else None),
                 state=RoundState.WAGERING,
                 offer_round=offer_round,
                 player_dealer_id=seating.player_id,
@@ -149,9 +120,61 @@ def start_round(*, table_id: int, by) -> Round:
                 round=round_, from_state="", to_state=RoundState.WAGERING, at=moment, by=by
             )
             return round_
+    if refused:
+        raise StateError(
+            f"{refused}; the acceptance is cancelled: offer the button again",
+            state="no_player_dealer",
+            rule="RULEBOOK §6",
+        )
     raise StateError(
-        f"the game has ended: {blocked}", state="game_ended", rule="RULEBOOK §6: the 40-minute rule"
+        f"the game has ended: {ended}", state="game_ended", rule="RULEBOOK §6: the 40-minute rule"
     )
+
+
+def _ready_to_start(table) -> tuple:
+    """The open game, the accepted offer round, the accepting seat and everyone seated."""
+    game = open_game(table)
+    if game is None:
+        raise StateError(f"no game is open at {table}; a floor supervisor opens it", state="closed")
+    current = active_round(table)
+    if current is not None:
+        raise StateError(
+            f"round {current.number} is {current.get_state_display().lower()}",
+            state=current.state,
+        )
+    offer_round = OfferRound.objects.filter(
+        table=table, game=game, status=OfferRoundStatus.ACCEPTED, round__isnull=True
+    ).first()
+    if offer_round is None:
+        last = (
+            OfferRound.objects.filter(table=table, game=game).order_by("-started_at", "-id").first()
+        )
+        if last is not None and last.status == OfferRoundStatus.EXHAUSTED:
+            raise StateError(NO_ACCEPT_MESSAGE, state="no_player_dealer", rule="RULEBOOK §6")
+        raise StateError(
+            "no one has accepted the player-dealer position for this hand: offer the button "
+            "clockwise first (RULEBOOK §6)",
+            state="no_player_dealer",
+            rule="RULEBOOK §6",
+        )
+    accepted = offer_round.offers.get(answer=OfferAnswer.ACCEPTED)
+    seated = list(Seating.objects.filter(table=table, left_at__isnull=True))
+    seating = next(
+        (s for s in seated if s.seat == accepted.seat and s.player_id == accepted.player_id), None
+    )
+    if seating is None:
+        raise StateError(
+            f"the player who accepted left seat {accepted.seat}", state="no_player_dealer"
+        )
+    return game, offer_round, seating, seated
+
+
+def _too_many_tppps(seated, policy) -> str | None:
+    limit = policy.max_tppp_per_table
+    count = sum(1 for s in seated if s.is_tppp)
+    if limit is not None and count > limit:
+        return f"{count} TPPP players are seated; the policy allows {limit} per table"
+    return None
 
 
 def close_wagering(*, round_id: int, by) -> Round:

@@ -6,21 +6,53 @@ particular it never resets a password someone has changed). Later issues grow th
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+
+from cardroom.roles import Role
+from tables.models import Round
 
 DEMO_ADMIN_USERNAME = "admin"
 # Deliberately public: this is a demo credential, and the command refuses to run without DEBUG.
 DEMO_ADMIN_PASSWORD = "admin"
+# One demo user per role, password equal to the user name (demo only, like admin/admin).
+DEMO_STAFF = {
+    "supervisor": Role.FLOOR_SUPERVISOR,
+    "dealer": Role.HOUSE_DEALER,
+    "compliance": Role.COMPLIANCE_OFFICER,
+}
+DEMO_FLOOR = {"tables": 3, "rounds": 60, "seed": 2026}
 
 
 class Command(BaseCommand):
-    help = "Create demonstration data (a demo superuser admin/admin) if it is missing."
+    help = (
+        "Create demonstration data if missing: a superuser admin/admin, one user per staff "
+        "role (supervisor, dealer, compliance; password = user name) and a simulated floor."
+    )
 
     def handle(self, *args, **options) -> None:
         # A well-known password must never reach a production cardroom.
         if not settings.DEBUG:
             raise CommandError("load_demo only runs with DEBUG on: it creates admin/admin")
 
+        self._demo_admin()
+        self._demo_staff()
+        if not Round.objects.exists():
+            call_command("simulate", **DEMO_FLOOR, prefix="DEMO", stdout=self.stdout)
+
+    def _demo_staff(self) -> None:
+        user_model = get_user_model()
+        for username, role in DEMO_STAFF.items():
+            if user_model.objects.filter(username=username).exists():
+                continue
+            user = user_model.objects.create_user(
+                username=username, password=username, is_staff=True
+            )
+            user.groups.add(Group.objects.get_or_create(name=role.group_name)[0])
+            self.stdout.write(f"Demo user {username!r} ({role.group_name}), password {username!r}.")
+
+    def _demo_admin(self) -> None:
         user_model = get_user_model()
         if user_model.objects.filter(username=DEMO_ADMIN_USERNAME).exists():
             self.stdout.write(f"Demo user {DEMO_ADMIN_USERNAME!r} already exists; left as is.")
