@@ -42,6 +42,17 @@ CHECKS = {
         HAVING b.net_cents IS NULL
             OR b.net_cents <> COALESCE(SUM(l.collected_cents - l.paid_cents), 0)
     """,
+    "bets disagree with their settlement lines": """
+        SELECT b.id, b.ante_cents + b.blind_cents + b.trips_cents + b.bad_beat_cents
+                     + b.play_cents - COALESCE(SUM(l.stake_cents), 0)
+          FROM wagers_bet b
+          JOIN tables_hand h ON h.id = b.hand_id
+          JOIN tables_round r ON r.id = h.round_id AND r.state = 'settled'
+          LEFT JOIN wagers_settlementline l ON l.bet_id = b.id
+         GROUP BY b.id
+        HAVING b.ante_cents + b.blind_cents + b.trips_cents + b.bad_beat_cents + b.play_cents
+               <> COALESCE(SUM(l.stake_cents), 0)
+    """,
     "player-dealer's result outside [-W, +W]": """
         SELECT round_id, net_cents FROM wagers_playerdealerbank
          WHERE net_cents < -amount_cents OR net_cents > amount_cents

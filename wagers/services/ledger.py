@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Sum, Value, When
 
 from cardroom.clock import now
@@ -43,8 +43,12 @@ class Posting:
 
 
 def post_all(postings: Sequence[Posting], *, by, at=None) -> list[LedgerTransaction]:
-    """Write every posting; refuse the lot if any is unbalanced or overdraws chips."""
-    at = at or now()
+    """Write every posting; refuse the lot if any is unbalanced or overdraws chips.
+
+    The balance of each posting is checked before anything is written. The writes are
+    atomic: inside a caller's transaction they join it (no savepoint, no cost); alone
+    they open their own, so a refused posting never leaves entries without balances.
+    """
     deltas: dict[int, int] = defaultdict(int)
     for posting in postings:
         legs = [leg for leg in posting.legs if leg.amount]
@@ -53,6 +57,11 @@ def post_all(postings: Sequence[Posting], *, by, at=None) -> list[LedgerTransact
         posting.legs = legs
         for leg in legs:
             deltas[leg.account.pk] += leg.amount
+    with transaction.atomic(savepoint=False):
+        return _write(postings, deltas, by=by, at=at or now())
+
+
+def _write(postings: Sequence[Posting], deltas, *, by, at) -> list[LedgerTransaction]:
     transactions = LedgerTransaction.objects.bulk_create(
         [
             LedgerTransaction(
@@ -128,19 +137,21 @@ def round_accounts(round_) -> tuple[Account, Account]:
     return accounts[AccountKind.ROUND_WAGERS], accounts[AccountKind.ROUND_BANK]
 
 
-def reverse(transaction: LedgerTransaction, *, by, memo: str) -> LedgerTransaction:
+def reverse(original: LedgerTransaction, *, by, memo: str) -> LedgerTransaction:
     """A correction: a new transaction with every entry negated, linked to the original."""
-    if hasattr(transaction, "reversed_by"):
-        raise RuleError(f"transaction {transaction.pk} was already reversed", rule=LEDGER_RULE)
-    legs = [
-        Leg(e.account, -e.amount_cents, e.label)
-        for e in transaction.entries.select_related("account")
-    ]
-    return post(
-        TransactionKind.REVERSAL,
-        legs,
-        by=by,
-        memo=memo,
-        reverses_id=transaction.pk,
-        round_id=transaction.round_id,
-    )
+    with transaction.atomic():
+        locked = LedgerTransaction.objects.select_for_update().get(pk=original.pk)
+        if LedgerTransaction.objects.filter(reverses=locked).exists():
+            raise RuleError(f"transaction {locked.pk} was already reversed", rule=LEDGER_RULE)
+        legs = [
+            Leg(e.account, -e.amount_cents, e.label)
+            for e in locked.entries.select_related("account")
+        ]
+        return post(
+            TransactionKind.REVERSAL,
+            legs,
+            by=by,
+            memo=memo,
+            reverses_id=locked.pk,
+            round_id=locked.round_id,
+        )
