@@ -38,7 +38,14 @@ class Command(BaseCommand):
         begin = datetime.fromisoformat(start) if start else None
         if begin is not None and begin.tzinfo is None:
             raise CommandError("--start needs a UTC offset, e.g. 2026-11-20T18:00-08:00")
-        simulation = Simulation(tables=tables, seed=seed, start=begin, prefix=prefix)
+        marks: list[int] = []  # the query count at the end of each round
+        simulation = Simulation(
+            tables=tables,
+            seed=seed,
+            start=begin,
+            prefix=prefix,
+            on_round=lambda _round: marks.append(queries),
+        )
         queries = 0
 
         def count(execute, sql, params, many, context):
@@ -56,7 +63,13 @@ class Command(BaseCommand):
             clock.freeze(None)
         rate = played / seconds if seconds else 0.0
         per_round = queries / played if played else 0.0
+        sample = min(100, len(marks) // 2)
+        spread = ""
+        if sample:
+            first = marks[sample - 1] / sample
+            last = (marks[-1] - marks[-sample - 1]) / sample
+            spread = f" (first {sample}: {first:.1f}, last {sample}: {last:.1f})"
         self.stdout.write(
             f"simulated {played} rounds at {tables} tables in {seconds:.2f} s: "
-            f"{rate:.1f} rounds/s, {per_round:.1f} queries per round"
+            f"{rate:.1f} rounds/s, {per_round:.1f} queries per round{spread}"
         )
