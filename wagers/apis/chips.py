@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from collections.abc import Callable
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -11,6 +13,7 @@ from cardroom.api import idempotent
 from tables.apis.common import RUN_TABLE_OR_READ, write_schema
 from tables.models import Player
 from wagers import selectors
+from wagers.models import LedgerTransaction
 from wagers.services import chips
 
 from .serializers import LedgerTransactionSerializer
@@ -28,131 +31,92 @@ def _currency() -> serializers.BooleanField:
     )
 
 
-def _answer(posted) -> Response:
-    posted = selectors.transaction_get(transaction_id=posted.pk)
-    return Response(LedgerTransactionSerializer(posted).data, status=status.HTTP_201_CREATED)
-
-
-class ChipsBuyInApi(APIView):
-    permission_classes = RUN_TABLE_OR_READ
-
-    class InputSerializer(serializers.Serializer):
-        player = _player()
-        amount = serializers.IntegerField(help_text="cents, in the table's chips")
-        currency = _currency()
-
-        class Meta:
-            ref_name = "BuyInInput"
-
-    @extend_schema(
-        request=InputSerializer,
-        description="Chips for a patron at the table; a TPPP's chips come by a fill (400).",
-        **write_schema(201, LedgerTransactionSerializer),
+def _amount(*, all_of: str | None = None) -> serializers.IntegerField:
+    if all_of is None:
+        return serializers.IntegerField(help_text="cents, in the table's chips")
+    return serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=f"cents; omitted or null: {all_of} (the session's account closes when emptied)",
     )
+
+
+class BuyInInput(serializers.Serializer):
+    player = _player()
+    amount = _amount()
+    currency = _currency()
+
+
+class CashOutInput(serializers.Serializer):
+    player = _player()
+    amount = _amount(all_of="all the patron's chips")
+    currency = _currency()
+
+
+class FillInput(serializers.Serializer):
+    player = _player()
+    amount = _amount()
+
+
+class CreditInput(serializers.Serializer):
+    player = _player()
+    amount = _amount(all_of="the whole bankroll at the table")
+
+
+class _ChipsApi(APIView):
+    """One chip movement at a table: parse, call the chips service, answer the transaction."""
+
+    permission_classes = RUN_TABLE_OR_READ
+    input_serializer: type[serializers.Serializer]
+    service: Callable[..., LedgerTransaction]
+
     @idempotent
     def post(self, request, table_id: int):
-        serializer = self.InputSerializer(data=request.data)
+        serializer = self.input_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        posted = chips.buy_in(
-            table_id=table_id,
-            player_id=data["player"].pk,
-            amount=data["amount"],
-            currency=data["currency"],
-            by=request.user,
+        data = dict(serializer.validated_data)
+        posted = type(self).service(
+            table_id=table_id, player_id=data.pop("player").pk, by=request.user, **data
         )
-        return _answer(posted)
+        posted = selectors.transaction_get(transaction_id=posted.pk)
+        return Response(LedgerTransactionSerializer(posted).data, status=status.HTTP_201_CREATED)
 
 
-class ChipsCashOutApi(APIView):
-    permission_classes = RUN_TABLE_OR_READ
-
-    class InputSerializer(serializers.Serializer):
-        player = _player()
-        amount = serializers.IntegerField(
-            required=False,
-            allow_null=True,
-            default=None,
-            help_text="cents; omitted or null: all the patron's chips (the session's account "
-            "closes when it is emptied)",
-        )
-        currency = _currency()
-
-        class Meta:
-            ref_name = "CashOutInput"
-
-    @extend_schema(
-        request=InputSerializer,
-        description="A patron's chips back to the cage; at most the chips at the table (400).",
-        **write_schema(201, LedgerTransactionSerializer),
+def _endpoint(input_serializer, service, description: str) -> type[_ChipsApi]:
+    """A chips endpoint with its own POST schema (a new view class, nothing shared)."""
+    view = type(
+        f"Chips{input_serializer.__name__.removesuffix('Input')}Api",
+        (_ChipsApi,),
+        {"input_serializer": input_serializer, "service": staticmethod(service)},
     )
-    @idempotent
-    def post(self, request, table_id: int):
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        posted = chips.cash_out(
-            table_id=table_id,
-            player_id=data["player"].pk,
-            amount=data["amount"],
-            currency=data["currency"],
-            by=request.user,
+    return extend_schema_view(
+        post=extend_schema(
+            request=input_serializer,
+            description=description,
+            **write_schema(201, LedgerTransactionSerializer),
         )
-        return _answer(posted)
+    )(view)
 
 
-class ChipsFillApi(APIView):
-    permission_classes = RUN_TABLE_OR_READ
-
-    class InputSerializer(serializers.Serializer):
-        player = _player()
-        amount = serializers.IntegerField(help_text="cents, in the table's chips")
-
-        class Meta:
-            ref_name = "FillInput"
-
-    @extend_schema(
-        request=InputSerializer,
-        description="Chips brought to the table for a TPPP player's bankroll; a patron buys in.",
-        **write_schema(201, LedgerTransactionSerializer),
-    )
-    @idempotent
-    def post(self, request, table_id: int):
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        posted = chips.fill(
-            table_id=table_id, player_id=data["player"].pk, amount=data["amount"], by=request.user
-        )
-        return _answer(posted)
-
-
-class ChipsCreditApi(APIView):
-    permission_classes = RUN_TABLE_OR_READ
-
-    class InputSerializer(serializers.Serializer):
-        player = _player()
-        amount = serializers.IntegerField(
-            required=False,
-            allow_null=True,
-            default=None,
-            help_text="cents; omitted or null: the whole bankroll at the table",
-        )
-
-        class Meta:
-            ref_name = "CreditInput"
-
-    @extend_schema(
-        request=InputSerializer,
-        description="Chips from a TPPP player's bankroll back to the cage.",
-        **write_schema(201, LedgerTransactionSerializer),
-    )
-    @idempotent
-    def post(self, request, table_id: int):
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        posted = chips.credit(
-            table_id=table_id, player_id=data["player"].pk, amount=data["amount"], by=request.user
-        )
-        return _answer(posted)
+ChipsBuyInApi = _endpoint(
+    BuyInInput,
+    chips.buy_in,
+    "Chips for a patron at the table; a TPPP's chips come by a fill (400).",
+)
+ChipsCashOutApi = _endpoint(
+    CashOutInput,
+    chips.cash_out,
+    "A patron's chips back to the cage: at most the chips at the table (400), never while "
+    "they are in play (409).",
+)
+ChipsFillApi = _endpoint(
+    FillInput,
+    chips.fill,
+    "Chips brought to the table for a TPPP player's bankroll; a patron buys in (400).",
+)
+ChipsCreditApi = _endpoint(
+    CreditInput,
+    chips.credit,
+    "Chips from a TPPP player's bankroll back to the cage.",
+)
