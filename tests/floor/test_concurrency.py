@@ -1,0 +1,197 @@
+"""Two staff members acting on one table at the same instant (PostgreSQL row locks).
+
+Each race runs the same service call in two threads, each with its own database
+connection, released together by a barrier: exactly one call succeeds, the other gets a
+StateError (or RuleError) naming why, and the database holds exactly one result. Every race
+is repeated several times on fresh rows.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import pytest
+from django.db import connections
+
+from tables.models import (
+    ButtonOffer,
+    OfferAnswer,
+    OfferRound,
+    OfferRoundStatus,
+    Round,
+    RoundState,
+    RoundTransition,
+    Seating,
+)
+from tables.rules.errors import RuleError, StateError
+from tables.services import button, floor, rounds
+from tests.floor.builders import bank, make_player, open_floor, start_with_hands
+
+pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]
+
+REPEATS = 8
+
+
+@dataclass
+class Outcome:
+    value: Any = None
+    error: BaseException | None = None
+
+
+def race(*calls: Callable[[], Any]) -> list[Outcome]:
+    """Run ``calls`` in as many threads, released at once; each thread closes its connection."""
+    barrier = threading.Barrier(len(calls))
+    outcomes = [Outcome() for _ in calls]
+
+    def run(index: int, call: Callable[[], Any]) -> None:
+        try:
+            barrier.wait(timeout=10)
+            outcomes[index].value = call()
+        except BaseException as error:  # reported to the test, whatever it is
+            outcomes[index].error = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+        assert not thread.is_alive(), "a racing call never returned (deadlock?)"
+    return outcomes
+
+
+def one_winner(outcomes: list[Outcome], loser: type[Exception]) -> tuple[Any, BaseException]:
+    """Exactly one call succeeded and the other raised ``loser``."""
+    errors = [o.error for o in outcomes if o.error is not None]
+    winners = [o.value for o in outcomes if o.error is None]
+    assert len(winners) == 1 and len(errors) == 1, outcomes
+    assert isinstance(errors[0], loser), repr(errors[0])
+    return winners[0], errors[0]
+
+
+def test_no_more_bets_called_twice_at_once(clock, staff):
+    for _ in range(REPEATS):
+        f = open_floor("PPP...", staff=staff)
+        bank(f.table_id, 1, by=staff.supervisor)
+        round_, _ = start_with_hands(f.table_id, by=staff.dealer)
+        outcomes = race(
+            partial(rounds.close_wagering, round_id=round_.pk, by=staff.dealer),
+            partial(rounds.close_wagering, round_id=round_.pk, by=staff.supervisor),
+        )
+        _, error = one_winner(outcomes, StateError)
+        assert error.state == RoundState.NO_MORE_BETS
+        round_.refresh_from_db()
+        assert round_.state == RoundState.NO_MORE_BETS
+        assert list(
+            RoundTransition.objects.filter(round=round_).values_list("from_state", "to_state")
+        ) == [("", RoundState.WAGERING), (RoundState.WAGERING, RoundState.NO_MORE_BETS)]
+
+
+@pytest.mark.parametrize(
+    "answers", [(True, True), (True, False)], ids=["accept_twice", "accept_and_decline"]
+)
+def test_one_offer_answered_twice_at_once(answers, clock, staff):
+    for _ in range(REPEATS):
+        f = open_floor("PPP...", staff=staff)
+        offer = button.offer_button(table_id=f.table_id, by=staff.supervisor)
+        outcomes = race(
+            *(
+                partial(
+                    button.answer_offer,
+                    table_id=f.table_id,
+                    offer_id=offer.pk,
+                    accept=accept,
+                    by=staff.dealer,
+                )
+                for accept in answers
+            )
+        )
+        winner, error = one_winner(outcomes, StateError)
+        assert error.state == winner.answer
+        offer.refresh_from_db()
+        assert offer.answer == winner.answer
+        offer_round = OfferRound.objects.get(pk=offer.offer_round_id)
+        accepted = offer_round.offers.filter(answer=OfferAnswer.ACCEPTED).count()
+        if winner.answer == OfferAnswer.ACCEPTED:
+            assert (offer_round.status, accepted) == (OfferRoundStatus.ACCEPTED, 1)
+        else:
+            assert (offer_round.status, accepted) == (OfferRoundStatus.OPEN, 0)
+
+
+def test_two_rounds_started_at_once(clock, staff):
+    for _ in range(REPEATS):
+        f = open_floor("PPP...", staff=staff)
+        accepted = bank(f.table_id, 2, by=staff.supervisor)
+        outcomes = race(
+            partial(rounds.start_round, table_id=f.table_id, by=staff.dealer),
+            partial(rounds.start_round, table_id=f.table_id, by=staff.supervisor),
+        )
+        started, error = one_winner(outcomes, StateError)
+        assert error.state == RoundState.WAGERING
+        assert list(Round.objects.filter(table=f.table).values_list("pk", "offer_round_id")) == [
+            (started.pk, accepted.offer_round_id)
+        ]
+        assert RoundTransition.objects.filter(round__table=f.table).count() == 1
+
+
+def test_two_offers_at_once(clock, staff):
+    for _ in range(REPEATS):
+        f = open_floor("PPP...", staff=staff)
+        outcomes = race(
+            partial(button.offer_button, table_id=f.table_id, by=staff.dealer),
+            partial(button.offer_button, table_id=f.table_id, by=staff.supervisor),
+        )
+        offer, error = one_winner(outcomes, StateError)
+        assert error.state == "offer_pending"
+        assert OfferRound.objects.filter(table=f.table).count() == 1
+        assert list(
+            ButtonOffer.objects.filter(offer_round__table=f.table).values_list("pk", "seat")
+        ) == [(offer.pk, 1)]
+
+
+def test_two_players_into_one_seat_at_once(clock, staff):
+    for _ in range(REPEATS):
+        f = open_floor("P.....", staff=staff)
+        newcomers = [make_player(), make_player()]
+        outcomes = race(
+            *(
+                partial(
+                    floor.seat_player, table_id=f.table_id, seat=3, player_id=p.pk, by=staff.dealer
+                )
+                for p in newcomers
+            )
+        )
+        seating, error = one_winner(outcomes, RuleError)
+        assert error.field == "seat"
+        assert list(
+            Seating.objects.filter(table=f.table, seat=3).values_list("pk", "player_id")
+        ) == [(seating.pk, seating.player_id)]
+
+
+def test_one_player_seated_at_two_tables_at_once(clock, staff):
+    """Two tables, two table locks: the unique seating constraint decides, as a RuleError."""
+    for _ in range(REPEATS):
+        tables = [open_floor("P.....", staff=staff), open_floor("P.....", staff=staff)]
+        player = make_player()
+        outcomes = race(
+            *(
+                partial(
+                    floor.seat_player,
+                    table_id=t.table_id,
+                    seat=4,
+                    player_id=player.pk,
+                    by=staff.dealer,
+                )
+                for t in tables
+            )
+        )
+        seating, error = one_winner(outcomes, RuleError)
+        assert error.field in ("seat", "player")
+        assert list(
+            Seating.objects.filter(player=player, left_at__isnull=True).values_list("pk", flat=True)
+        ) == [seating.pk]
