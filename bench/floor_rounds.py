@@ -128,15 +128,33 @@ class Bench:
             floor.open_game_at(table_id=table.pk, first_offer_seat=1, by=self.staff)
             self.floor_tables.append(BenchTable(table, seated))
 
+    counter: QueryCounter = field(default_factory=QueryCounter)
+    by_step: dict[str, list[int]] = field(default_factory=dict)
+
+    def step(self, name: str, call, *args, **kwargs):
+        """Run one service call, adding the queries it sent to ``name``'s tally."""
+        before = self.counter.count
+        try:
+            return call(*args, **kwargs)
+        finally:
+            self.by_step.setdefault(name, []).append(self.counter.count - before)
+
     def find_player_dealer(self, bench_table: BenchTable) -> None:
         table_id = bench_table.table.pk
         for _ in range(4 * PATRONS_PER_TABLE):
             try:
-                offer = button.offer_button(table_id=table_id, by=self.staff)
+                offer = self.step("offer", button.offer_button, table_id=table_id, by=self.staff)
             except StateError:
                 continue  # everyone declined or was passed over: a new offer round
             accept = self.rng.random() >= DECLINE_CHANCE
-            button.answer_offer(table_id=table_id, offer_id=offer.pk, accept=accept, by=self.staff)
+            self.step(
+                "answer",
+                button.answer_offer,
+                table_id=table_id,
+                offer_id=offer.pk,
+                accept=accept,
+                by=self.staff,
+            )
             if accept:
                 return
         raise RuntimeError(f"no one accepted the button at {bench_table.table}")
@@ -144,14 +162,18 @@ class Bench:
     def play_round(self, bench_table: BenchTable) -> Round:
         table_id = bench_table.table.pk
         self.find_player_dealer(bench_table)
-        round_ = rounds.start_round(table_id=table_id, by=self.staff)
-        wagering.post_bank(round_id=round_.pk, amount=BANK, by=self.staff)
+        round_ = self.step("start_round", rounds.start_round, table_id=table_id, by=self.staff)
+        self.step("post_bank", wagering.post_bank, round_id=round_.pk, amount=BANK, by=self.staff)
         seats = [s for s in bench_table.seated if s != round_.player_dealer_seat]
-        wagering.place_bets(
-            round_id=round_.pk, bets=[BetRequest(s, ANTE, ANTE) for s in seats], by=self.staff
+        self.step(
+            "place_bets",
+            wagering.place_bets,
+            round_id=round_.pk,
+            bets=[BetRequest(s, ANTE, ANTE) for s in seats],
+            by=self.staff,
         )
-        rounds.close_wagering(round_id=round_.pk, by=self.staff)
-        rounds.deal(round_id=round_.pk, by=self.staff, rng=self.rng)
+        self.step("close_wagering", rounds.close_wagering, round_id=round_.pk, by=self.staff)
+        self.step("deal", rounds.deal, round_id=round_.pk, by=self.staff, rng=self.rng)
         live = list(seats)
         streets = [
             (rounds.reveal_flop, [("play", 4), ("play", 3), ("check", 0), ("check", 0)]),
@@ -161,14 +183,20 @@ class Bench:
         for reveal, choices in streets:
             decisions = [(seat, *self.rng.choice(choices)) for seat in live]
             if decisions:
-                rounds.decide_street(round_id=round_.pk, decisions=decisions, by=self.staff)
+                self.step(
+                    "decide_street",
+                    rounds.decide_street,
+                    round_id=round_.pk,
+                    decisions=decisions,
+                    by=self.staff,
+                )
             live = [seat for seat, action, _ in decisions if action == "check"]
-            reveal(round_id=round_.pk, by=self.staff)
-        return rounds.settle(round_id=round_.pk, by=self.staff)
+            self.step(reveal.__name__, reveal, round_id=round_.pk, by=self.staff)
+        return self.step("settle", rounds.settle, round_id=round_.pk, by=self.staff)
 
     def play(self, total: int) -> list[Sample]:
         samples = []
-        counter = QueryCounter()
+        counter = self.counter
         with connection.execute_wrapper(counter):
             while len(samples) < total:
                 for bench_table in self.floor_tables:
@@ -235,6 +263,12 @@ def main(argv: list[str] | None = None) -> int:
     print(describe(f"first {WINDOW}", samples[:WINDOW]))
     print(describe(f"last {WINDOW}", samples[-WINDOW:]))
     print(describe("all", samples))
+    print("queries per call, by service (mean over the run; calls per round in brackets):")
+    for name, counts in bench.by_step.items():
+        print(
+            f"  {name:<22} {statistics.mean(counts):5.1f}  "
+            f"[{len(counts) / len(samples):.2f}]  max {max(counts)}"
+        )
     return 0
 
 

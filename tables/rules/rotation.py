@@ -76,9 +76,10 @@ def ineligibility(
 ) -> str | None:
     """Why ``player`` may not bank the next hand, or None if they may."""
     if consecutive_hands(history, player.player_id) >= policy.max_consecutive_hands:
+        limit = policy.max_consecutive_hands
         return (
-            f"seat {player.seat} has banked {policy.max_consecutive_hands} consecutive hands: "
-            f"{CONSECUTIVE_RULE}"
+            f"seat {player.seat} has banked {limit} consecutive hand{'s' if limit > 1 else ''}, "
+            f"the most this table allows (RULEBOOK §6: {CONSECUTIVE_RULE})"
         )
     if (
         player.is_tppp
@@ -139,7 +140,8 @@ def window_shortfall(
         return None
     return (
         f"only {len(dealers)} player(s) other than a TPPP held the position in the last "
-        f"{policy.window_minutes} minutes: {WINDOW_RULE}"
+        f"{policy.window_minutes} minutes; this table needs "
+        f"{policy.min_non_tppp_dealers_in_window} (RULEBOOK §6: {WINDOW_RULE})"
     )
 
 
@@ -148,8 +150,12 @@ def tppp_seating_refusal(
 ) -> str | None:
     if not newcomer_is_tppp or policy.max_tppp_per_table is None:
         return None
-    if sum(1 for player in seated if player.is_tppp) >= policy.max_tppp_per_table:
-        return f"a TPPP player is already seated: {ONE_TPPP_RULE}"
+    seated_tppps = sum(1 for player in seated if player.is_tppp)
+    if seated_tppps >= policy.max_tppp_per_table:
+        return (
+            f"{seated_tppps} TPPP player(s) seated; this table allows "
+            f"{policy.max_tppp_per_table} (RULEBOOK §6: {ONE_TPPP_RULE})"
+        )
     return None
 
 

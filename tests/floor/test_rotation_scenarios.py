@@ -403,6 +403,9 @@ def test_start_rechecks_the_limits_after_an_acceptance(change, rule, clock, staf
         rounds.start_round(table_id=f.table_id, by=staff.dealer)
     assert rule in refused.value.message and refused.value.state == "no_player_dealer"
     assert Round.objects.count() == 1
+    cancelled = OfferRound.objects.get(pk=outcome.offer_round.pk)  # recorded, not rolled back
+    assert cancelled.status == OfferRoundStatus.CANCELLED
+    assert rule in cancelled.detail and cancelled.closed_at == clock.now()
     assert audit_table(f.table_id) == []
 
 
@@ -869,7 +872,7 @@ def test_leave_after_the_hand(clock, staff):
     ) == [3]
 
 
-# --- Known gaps (each test states the expected behaviour; see the report) -----------------------
+# --- Regressions: bugs this suite found in the services (fixed in 745c082) ----------------------
 
 
 def test_closing_a_game_settles_its_pending_offer(clock, staff):
@@ -879,6 +882,8 @@ def test_closing_a_game_settles_its_pending_offer(clock, staff):
     floor.close_game(table_id=f.table_id, by=staff.supervisor)
     offer_round = OfferRound.objects.get(pk=pending.offer_round_id)
     assert offer_round.status == OfferRoundStatus.CANCELLED
+    pending.refresh_from_db()
+    assert pending.answer == W and pending.answered_at == clock.now()
     with pytest.raises(StateError):
         button.answer_offer(table_id=f.table_id, offer_id=pending.pk, accept=True, by=staff.dealer)
     offer_round.refresh_from_db()

@@ -1,16 +1,22 @@
 """Random floor sessions: Hypothesis drives the real services, the recorded history is audited.
 
 A ``RuleBasedStateMachine`` seats and unseats players (TPPPs among them, one with an expired
-badge), offers the button, answers, keeps it, starts rounds and moves them on a step at a
-time, plays complete rounds, voids, changes the rotation options between rounds, reopens
-games, and moves the frozen clock on. A RuleError or StateError is a legal answer: the
-step then must have changed nothing (the two refusals that are recorded on purpose, an
-exhausted offer round and a game ended by the 40-minute rule, must have recorded exactly
-that). After every step the invariants check the whole record, including
+badge), offers the button, answers, keeps it, starts rounds (bank posted, seats wagering
+the minimum) and moves them on a step at a time or plays them out, voids, reopens games
+after the 40-minute rule, and moves the frozen clock on. A RuleError or StateError is a
+legal answer: the step then must have changed nothing, except the three refusals that are
+recorded on purpose (an exhausted offer round, a game ended by the 40-minute rule, an
+acceptance the rules no longer allow cancelled at the start), which must have recorded
+exactly that. After every step the invariants check the whole record, including
 ``audit_rotation`` over the rounds with each round's frozen options.
 
+``FloorMachineSupervising`` adds a floor supervisor who also closes games and changes the
+rotation options between rounds (tightening them at once, to invalidate a standing
+acceptance). A liveness invariant checks that the table never gets stuck.
+
 Each example runs inside ``transaction.atomic()`` and is rolled back at teardown, within
-one ``django_db`` test, so examples never see each other's rows.
+one ``django_db`` test, so examples never see each other's rows. A failure shrinks slowly
+(each example is a database session): expect minutes before the minimal sequence prints.
 """
 
 from __future__ import annotations
@@ -544,7 +550,7 @@ class FloorMachineSupervising(FloorMachine):
 
 OUTCOMES: Counter[str] = Counter()
 SETTINGS = settings(
-    max_examples=50,
+    max_examples=40,
     stateful_step_count=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

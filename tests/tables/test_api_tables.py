@@ -331,7 +331,8 @@ def test_seating_tppp_limits(as_dealer, on_floor):
     response = as_dealer.post(seat_url(table), {"seat": 2, "player": second.pk}, format="json")
     assert response.status_code == 400
     assert response.data["player"] == [
-        "a TPPP player is already seated: at most one TPPP player per table"
+        "1 TPPP player(s) seated; this table allows 1 "
+        "(RULEBOOK §6: at most one TPPP player per table)"
     ]
     assert response.data["rule"] == "RULEBOOK §6: rotation policy"
     expired = TPPPRegistrationFactory(
