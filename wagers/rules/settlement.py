@@ -106,34 +106,36 @@ def apply_coverage(bank: int, ordered: Iterable[PendingWager]) -> Settlement:
     net = 0
     exhausted = False
     lines = []
-    for order, pending in enumerate(ordered, start=1):
-        resolution = pending.resolution
-        stake = resolution.stake
+    new_line = SettlementLine._make  # positional: this runs for every wager of every round
+    for order, (pass_, seat, bettor, resolution) in enumerate(ordered, start=1):
+        kind, stake, outcome, payout, rounded_off = resolution  # unpacking beats attributes
         paid = collected = returned_uncovered = unpaid_uncovered = 0
-        if resolution.outcome is _LOSE:
+        if outcome is _LOSE:
             collected = 0 if exhausted else min(stake, bank - net)
             returned_uncovered = stake - collected
             net += collected
-        elif resolution.outcome is _WIN:
-            paid = 0 if exhausted else min(resolution.payout, bank + net)
-            unpaid_uncovered = resolution.payout - paid
+        elif outcome is _WIN:
+            paid = 0 if exhausted else min(payout, bank + net)
+            unpaid_uncovered = payout - paid
             net -= paid
             if paid and bank + net == 0:
                 exhausted = True
         lines.append(
-            SettlementLine(  # positional: this runs for every wager of every round
-                order,
-                pending.pass_,
-                pending.seat,
-                pending.bettor,
-                resolution.kind,
-                stake,
-                resolution.outcome,
-                paid,
-                collected,
-                returned_uncovered,
-                unpaid_uncovered,
-                resolution.rounded_off,
+            new_line(
+                (
+                    order,
+                    pass_,
+                    seat,
+                    bettor,
+                    kind,
+                    stake,
+                    outcome,
+                    paid,
+                    collected,
+                    returned_uncovered,
+                    unpaid_uncovered,
+                    rounded_off,
+                )
             )
         )
     return Settlement(bank, tuple(lines), net, exhausted)
