@@ -24,6 +24,9 @@ class AccountKind(models.TextChoices):
     DROP = "drop", "Table drop (collection fees)"
 
 
+# A player's chips at a table: a patron's, or a TPPP's bankroll.
+CHIP_ACCOUNT_KINDS = [AccountKind.PATRON_CHIPS, AccountKind.BANKROLL]
+
 # Accounts holding real chips in front of someone can never go below zero.
 NON_NEGATIVE_KINDS = [
     AccountKind.PATRON_CHIPS,

@@ -19,8 +19,8 @@ from tables.models import Player, Round, RoundState, Seating
 from tables.rules.errors import StateError
 from wagers.filters import AccountFilter
 from wagers.models import (
+    CHIP_ACCOUNT_KINDS,
     Account,
-    AccountKind,
     Bet,
     LedgerEntry,
     LedgerTransaction,
@@ -49,9 +49,9 @@ def account_transactions(account_id: int) -> QuerySet[LedgerTransaction]:
 
 
 def chip_accounts(player: Player) -> QuerySet[Account]:
-    return Account.objects.filter(
-        player=player, kind__in=[AccountKind.PATRON_CHIPS, AccountKind.BANKROLL]
-    ).select_related("table")
+    return Account.objects.filter(player=player, kind__in=CHIP_ACCOUNT_KINDS).select_related(
+        "table"
+    )
 
 
 def _movements(accounts: QuerySet[Account], since=None, until=None) -> dict[str, int]:

@@ -431,7 +431,3 @@ def void_round(*, round_id: int, by, reason: str) -> Round:
         round_.void_reason = reason.strip()
         return_round_money(round_, by=by)
         return _move(round_, RoundState.VOIDED, by, fields=["void_reason"])
-
-
-def current_round(table) -> Round | None:
-    return active_round(table)

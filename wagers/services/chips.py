@@ -9,6 +9,7 @@ from tables.models import Player
 from tables.rules.errors import RuleError, StateError
 from tables.services.locks import active_round, lock_table
 from wagers.models import (
+    CHIP_ACCOUNT_KINDS,
     Account,
     AccountKind,
     Bet,
@@ -22,14 +23,22 @@ from .ledger import CHIPS_RULE, Leg, cage_account, post
 AMOUNT_RULE = "chip movements are whole, positive amounts of the table's chips"
 
 
+def open_chip_accounts(table, player_ids) -> dict[int, Account]:
+    """Each player's open chip account at ``table`` (a TPPP's bankroll, a patron's chips)."""
+    return {
+        account.player_id: account
+        for account in Account.objects.filter(
+            table=table,
+            player_id__in=player_ids,
+            kind__in=CHIP_ACCOUNT_KINDS,
+            closed_at__isnull=True,
+        )
+    }
+
+
 def chip_account(player: Player, table, *, create: bool = False) -> Account | None:
-    """The player's open chip account at ``table``: a TPPP's bankroll, a patron's chips."""
-    account = Account.objects.filter(
-        player=player,
-        table=table,
-        kind__in=[AccountKind.PATRON_CHIPS, AccountKind.BANKROLL],
-        closed_at__isnull=True,
-    ).first()
+    """The player's open chip account at ``table``, opened on the first chips if asked."""
+    account = open_chip_accounts(table, [player.pk]).get(player.pk)
     if account is None and create:
         kind = AccountKind.BANKROLL if hasattr(player, "tppp") else AccountKind.PATRON_CHIPS
         account = Account.objects.create(kind=kind, player=player, table=table, opened_at=now())

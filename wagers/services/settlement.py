@@ -73,7 +73,7 @@ def settle_round_money(round_: Round, folded_seats: set[int], *, by) -> list[Set
                 [
                     Leg(wagers_account, -line.stake, line.wager.value),
                     Leg(bank_account, line.collected - line.paid, "bank"),
-                    Leg(bet.account, line.stake - line.collected + line.paid, line.wager.value),
+                    Leg(bet.account, line.returned, line.wager.value),
                 ],
                 round_id=round_.pk,
                 memo=f"#{line.order} seat {line.seat} {line.bettor_label} {line.wager.value}",

@@ -19,11 +19,11 @@ from tables.models import Hand, Player, Round, RoundState, Seating
 from tables.rules.errors import RuleError, StateError
 from tables.services.guards import check_admission, require_state
 from tables.services.locks import lock_round
-from wagers.models import Account, AccountKind, Bet, PlayerDealerBank, TransactionKind
+from wagers.models import Account, Bet, PlayerDealerBank, TransactionKind
 from wagers.rules.validation import validate_opening_wagers
 from wagers.rules.wagers import Stakes
 
-from .chips import chip_account
+from .chips import chip_account, open_chip_accounts
 from .ledger import CHIPS_RULE, Leg, Posting, post, post_all, round_accounts
 
 BANK_RULE = "RULEBOOK §5: the player-dealer posts a bank W above zero, at most the bankroll"
@@ -127,7 +127,7 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
                 placed.append(_admit(request, round_, options, seated, hands, wagered, players))
             except RuleError as error:
                 raise (error.with_field(where) if where else error) from None
-        accounts = _chip_accounts(table, {player for _, _, player in placed})
+        accounts = open_chip_accounts(table, {player for _, _, player in placed})
         spent: dict[int, int] = {}
         for index, (request, _, player_id) in enumerate(placed):
             account = accounts.get(player_id)
@@ -180,18 +180,6 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
                 for r, bettor, player_id in placed
             ]
         )
-
-
-def _chip_accounts(table, player_ids: set[int]) -> dict[int, Account]:
-    return {
-        account.player_id: account
-        for account in Account.objects.filter(
-            table=table,
-            player_id__in=player_ids,
-            kind__in=[AccountKind.PATRON_CHIPS, AccountKind.BANKROLL],
-            closed_at__isnull=True,
-        )
-    }
 
 
 def _admit(request: BetRequest, round_: Round, options, seated, hands, wagered, players):
