@@ -1,0 +1,148 @@
+"""Console forms: they parse what staff type (dollars to integer cents, card codes) and
+nothing more. Every rule is checked by the service the form's action calls; its refusal
+comes back as this form's error, naming the rule."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+
+from tables.models import Player, Table
+
+SEATS = [(n, f"Seat {n}") for n in range(1, 7)]
+
+
+class MoneyField(forms.DecimalField):
+    """Dollars and cents typed by staff, answered as integer cents (never a float)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_digits", 12)
+        kwargs.setdefault("decimal_places", 2)
+        kwargs.setdefault("min_value", Decimal("0"))
+        super().__init__(**kwargs)
+
+    def clean(self, value):
+        amount = super().clean(value)
+        if amount is None:
+            return 0
+        try:
+            return int((amount * 100).to_integral_exact())
+        except InvalidOperation:  # pragma: no cover - decimal_places already refuses this
+            raise forms.ValidationError("whole cents only") from None
+
+
+def _chip_attrs(field: forms.Field, table: Table, *, limits: bool) -> None:
+    """Let the browser refuse what the table refuses (the service checks again)."""
+    unit = Decimal(table.chip_unit_cents) / 100
+    field.widget.attrs.update({"step": str(unit), "inputmode": "decimal", "min": "0"})
+    if limits:
+        field.widget.attrs["max"] = str(Decimal(table.maximum_cents) / 100)
+        low, high = Decimal(table.minimum_cents) / 100, Decimal(table.maximum_cents) / 100
+        field.help_text = f"${low:.2f} to ${high:.2f}, in ${unit:.2f} chips"
+
+
+class RoundForm(forms.Form):
+    """An action on the round the page showed: a stale tablet cannot act on a newer round."""
+
+    round_id = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class OpenGameForm(forms.Form):
+    first_offer_seat = forms.TypedChoiceField(choices=SEATS, coerce=int)
+
+
+class CloseGameForm(forms.Form):
+    detail = forms.CharField(required=False, max_length=500, label="Why (optional)")
+
+
+class SeatForm(forms.Form):
+    seat = forms.TypedChoiceField(choices=SEATS, coerce=int)
+    player = forms.ModelChoiceField(queryset=Player.objects.none())
+
+    def __init__(self, *args, free_seats=None, players=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if free_seats is not None:
+            self.fields["seat"].choices = [(n, f"Seat {n}") for n in free_seats]
+        self.fields["player"].queryset = (
+            players if players is not None else Player.objects.order_by("name")
+        )
+        self.fields["player"].label_from_instance = lambda p: f"{p.name} ({p.player_number})"
+
+
+class UnseatForm(forms.Form):
+    seat = forms.TypedChoiceField(choices=SEATS, coerce=int)
+
+
+class ChipsForm(forms.Form):
+    player_id = forms.IntegerField(widget=forms.HiddenInput)
+    amount = MoneyField(label="Amount ($)")
+    currency = forms.BooleanField(required=False, label="cash", initial=True)
+
+    def __init__(self, *args, table=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if table is not None:
+            _chip_attrs(self.fields["amount"], table, limits=False)
+
+
+class AnswerForm(forms.Form):
+    offer_id = forms.IntegerField(widget=forms.HiddenInput)
+    answer = forms.ChoiceField(choices=[("accept", "Accept"), ("decline", "Decline")])
+
+
+class BankForm(RoundForm):
+    amount = MoneyField(label="Bank W ($)")
+
+    def __init__(self, *args, table=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if table is not None:
+            _chip_attrs(self.fields["amount"], table, limits=False)
+
+
+class BetForm(RoundForm):
+    seat = forms.TypedChoiceField(choices=SEATS, coerce=int)
+    ante = MoneyField(required=False, label="Ante ($)")
+    blind = MoneyField(required=False, label="Blind ($)")
+    trips = MoneyField(required=False, label="Trips ($)")
+    bad_beat = MoneyField(required=False, label="Bad Beat ($)")
+    backline_player = forms.ModelChoiceField(
+        queryset=Player.objects.none(), required=False, label="Backline bettor"
+    )
+
+    def __init__(self, *args, table=None, backliners=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        if table is not None:
+            for name in ("ante", "blind", "trips", "bad_beat"):
+                _chip_attrs(self.fields[name], table, limits=True)
+        self.fields["backline_player"].queryset = Player.objects.filter(
+            pk__in=[p.pk for p in backliners]
+        )
+
+
+class DealForm(RoundForm):
+    cards = forms.CharField(
+        required=False,
+        label="Cards (player-dealer first, then each seat in order)",
+        help_text="pick them below, or type codes such as Ah Kd",
+    )
+
+    def card_list(self) -> list[str]:
+        return self.cleaned_data["cards"].replace(",", " ").split()
+
+
+class RevealForm(DealForm):
+    pass
+
+
+class DecideForm(RoundForm):
+    seat = forms.IntegerField(widget=forms.HiddenInput)
+    action = forms.ChoiceField(choices=[(a, a) for a in ("check", "play", "fold")])
+    multiple = forms.IntegerField(min_value=0, max_value=4, required=False)
+
+
+class VoidForm(RoundForm):
+    reason = forms.CharField(max_length=500, label="Why is the round void (misdeal)?")
+    confirm = forms.BooleanField(
+        label="Yes: void this round. Nothing is resolved and every wager goes back.",
+        error_messages={"required": "tick the box to confirm the void"},
+    )

@@ -1,0 +1,23 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from .views import pages, table
+
+app_name = "console"
+
+urlpatterns = [
+    path(
+        "sign-in/",
+        auth_views.LoginView.as_view(
+            template_name="console/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("sign-out/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", pages.floor, name="floor"),
+    path("tables/<int:table_id>/", table.table, name="table"),
+    path("tables/<int:table_id>/<slug:action>/", table.table_action, name="table-action"),
+    path("players/", pages.players, name="players"),
+    path("players/<int:player_id>/", pages.bankroll, name="bankroll"),
+    path("audit/", pages.audit, name="audit"),
+]

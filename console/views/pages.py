@@ -1,0 +1,57 @@
+"""Read-only pages: the floor map, players and bankrolls, the audit trail."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, render
+
+from tables import selectors as floor_selectors
+from tables.models import Player
+from wagers import selectors as money_selectors
+
+from .. import selectors
+from ..models import Outcome
+from ..permissions import console_view
+
+
+@console_view("view_floor")
+def floor(request):
+    rows = selectors.floor_map()
+    template = "console/_floor_tables.html" if request.headers.get("HX-Request") else None
+    context = {"rows": rows, "warning_minutes": selectors.WARNING_MINUTES}
+    return render(request, template or "console/floor.html", context)
+
+
+@console_view("view_floor")
+def players(request):
+    query = request.GET.get("q", "").strip()
+    found = floor_selectors.player_list(filters={"name": query} if query else None)
+    page = Paginator(found.order_by("name"), 50).get_page(request.GET.get("page"))
+    return render(request, "console/players.html", {"page": page, "q": query})
+
+
+@console_view("view_floor")
+def bankroll(request, player_id: int):
+    player = get_object_or_404(Player.objects.select_related("tppp"), pk=player_id)
+    points = selectors.bankroll_points(player)
+    context = {
+        "player": player,
+        "bankroll": money_selectors.bankroll(player),
+        "banks": money_selectors.banks(player)[:50],
+        "sessions": money_selectors.sessions(player),
+        "chart": selectors.chart(points),
+        "points": points,
+    }
+    return render(request, "console/bankroll.html", context)
+
+
+@console_view("audit")
+def audit(request):
+    filters = {
+        "username": request.GET.get("username", "").strip(),
+        "outcome": request.GET.get("outcome", ""),
+        "channel": request.GET.get("channel", ""),
+    }
+    page = Paginator(selectors.staff_actions(**filters), 100).get_page(request.GET.get("page"))
+    context = {"page": page, "filters": filters, "outcomes": Outcome.choices}
+    return render(request, "console/audit.html", context)
