@@ -214,10 +214,10 @@ def table_view(*, table_id: int) -> TableView:
     return view
 
 
-def players_to_seat(limit: int = 500) -> QuerySet[Player]:
-    """Players not seated at any table, for the seat form."""
+def players_to_seat() -> QuerySet[Player]:
+    """Players not seated at any table: the seat form's choices."""
     seated = Seating.objects.filter(left_at__isnull=True).values("player_id")
-    return Player.objects.exclude(pk__in=seated).order_by("name")[:limit]
+    return Player.objects.exclude(pk__in=seated).order_by("name")
 
 
 def backline_candidates(table: Table) -> list[Player]:

@@ -206,7 +206,10 @@ def _make_form(name: str, view: selectors.TableView, data=None):
     form_class = ACTIONS[name].form
     kwargs = {}
     if form_class is forms.SeatForm:
-        kwargs = {"free_seats": view.free_seats, "players": selectors.players_to_seat()}
+        # The page offers the free seats and unseated players; a posted form accepts any
+        # seat and player, so the service's own refusal (seat taken, seated elsewhere) shows.
+        if data is None:
+            kwargs = {"free_seats": view.free_seats, "players": selectors.players_to_seat()}
     elif form_class in (forms.ChipsForm, forms.BankForm):
         kwargs = {"table": view.table}
     elif form_class is forms.BetForm:
