@@ -11,7 +11,7 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
-from cardroom.roles import COMPLIANCE, READ_FLOOR, RUN_TABLE, SUPERVISE, Role, has_role, roles_of
+from cardroom.roles import COMPLIANCE, READ_FLOOR, RUN_TABLE, SUPERVISE, Role, roles_of
 
 CAPABILITIES: dict[str, tuple[Role, ...]] = {
     "view_floor": READ_FLOOR,  # floor map, table view (read), bankrolls, fee schedules (read)
@@ -22,10 +22,11 @@ CAPABILITIES: dict[str, tuple[Role, ...]] = {
 }
 
 
-def capabilities(user) -> dict[str, bool]:
+def capabilities(user, held: set[Role] | None = None) -> dict[str, bool]:
     if not is_console_user(user):
         return dict.fromkeys(CAPABILITIES, False)
-    held = roles_of(user)  # one query for every capability, not one each
+    if held is None:
+        held = roles_of(user)  # one query for every capability, not one each
     admin = Role.ADMINISTRATOR in held
     return {name: admin or bool(held & set(roles)) for name, roles in CAPABILITIES.items()}
 
@@ -35,8 +36,18 @@ def is_console_user(user) -> bool:
     return bool(user and user.is_authenticated and user.is_active and user.is_staff)
 
 
-def require(user, capability: str) -> None:
-    if not is_console_user(user) or not has_role(user, *CAPABILITIES[capability]):
+def request_capabilities(request) -> dict[str, bool]:
+    """The signed-in user's capabilities, worked out once per request (one groups query)."""
+    if getattr(request, "_console_can_user", None) is not request.user:
+        user = request.user
+        request._console_roles = roles_of(user) if is_console_user(user) else set()
+        request._console_can = capabilities(user, request._console_roles)
+        request._console_can_user = user
+    return request._console_can
+
+
+def require(request, capability: str) -> None:
+    if not request_capabilities(request)[capability]:
         raise PermissionDenied(f"your role may not do this ({capability.replace('_', ' ')})")
 
 
@@ -48,7 +59,7 @@ def console_view(capability: str):
         def wrapper(request, *args, **kwargs):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            require(request.user, capability)
+            require(request, capability)
             return view(request, *args, **kwargs)
 
         return wrapper
@@ -61,7 +72,5 @@ def context(request) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"can": capabilities(None), "staff_roles": []}
-    return {
-        "can": capabilities(user),
-        "staff_roles": sorted(role.group_name for role in roles_of(user)),
-    }
+    can = request_capabilities(request)
+    return {"can": can, "staff_roles": sorted(r.group_name for r in request._console_roles)}

@@ -254,7 +254,7 @@ def table_action(request, table_id: int, action: str):
     if action not in ACTIONS:
         raise Http404("no such action")
     spec = ACTIONS[action]
-    require(request.user, spec.capability)
+    require(request, spec.capability)
     request.audit_action = spec.label
     table_ = get_object_or_404(Table, pk=table_id)
     view = selectors.table_view(table_id=table_id)
