@@ -85,6 +85,14 @@ class ChipsForm(forms.Form):
             _chip_attrs(self.fields["amount"], table, limits=False)
 
 
+class ChipsOutForm(forms.Form):
+    """Chips back to the cage; an empty amount takes them all (and closes the session)."""
+
+    player_id = forms.IntegerField(widget=forms.HiddenInput)
+    amount = MoneyField(required=False, label="Amount ($, empty: all)")
+    currency = forms.BooleanField(required=False, label="cash", initial=True)
+
+
 class AnswerForm(forms.Form):
     offer_id = forms.IntegerField(widget=forms.HiddenInput)
     answer = forms.ChoiceField(choices=[("accept", "Accept"), ("decline", "Decline")])

@@ -136,6 +136,16 @@ class TableView:
         return [seat for seat in range(1, 7) if seat not in taken]
 
     @property
+    def picker_owners(self) -> str:
+        """Whose card each pick of the deal is, in picker order (for the picker's labels)."""
+        if self.round is None:
+            return ""
+        owners = ["player-dealer"] * 2
+        for hand in sorted(self.round.hands.all(), key=lambda h: h.seat):
+            owners += [f"seat {hand.seat}"] * 2
+        return ",".join(owners)
+
+    @property
     def card_entry(self) -> bool:
         if self.round is not None:
             return self.round.deal_mode == DealMode.CARD_ENTRY

@@ -64,6 +64,24 @@ def _fill(data, table, round_, by):
     return "bankroll filled"
 
 
+def _cash_out(data, table, round_, by):
+    chips.cash_out(
+        table_id=table.pk,
+        player_id=data["player_id"],
+        amount=data["amount"] or None,
+        currency=data["currency"],
+        by=by,
+    )
+    return "chips cashed out"
+
+
+def _credit(data, table, round_, by):
+    chips.credit(
+        table_id=table.pk, player_id=data["player_id"], amount=data["amount"] or None, by=by
+    )
+    return "bankroll credited back to the cage"
+
+
 def _open_game(data, table, round_, by):
     floor.open_game_at(table_id=table.pk, first_offer_seat=data["first_offer_seat"], by=by)
     return f"game open; offers start at seat {data['first_offer_seat']}"
@@ -185,6 +203,8 @@ ACTIONS: dict[str, Action] = {
     "unseat": Action("unseat a player", RUN, forms.UnseatForm, _unseat),
     "buy_in": Action("buy in", RUN, forms.ChipsForm, _buy_in),
     "fill": Action("fill a bankroll", RUN, forms.ChipsForm, _fill),
+    "cash_out": Action("cash out", RUN, forms.ChipsOutForm, _cash_out),
+    "credit": Action("credit a bankroll", RUN, forms.ChipsOutForm, _credit),
     "offer": Action("offer the button", RUN, forms.forms.Form, _offer),
     "answer": Action("answer the offer", RUN, forms.AnswerForm, _answer),
     "keep": Action("keep the button", RUN, forms.forms.Form, _keep),

@@ -352,3 +352,28 @@ def test_void_confirmed_returns_every_wager(as_user, card_table):
     assert response.status_code == 302
     assert Round.objects.get(pk=round_.pk).state == RoundState.VOIDED
     assert card_table.chips(card_table.seated[1]) == before + 2_000
+
+
+def test_cash_out_all_then_nothing_left(as_user, card_table):
+    player = card_table.seated[1]
+    client = as_user("dealer")
+    response = act(client, card_table.table, "cash_out", {"player_id": player.pk, "amount": ""})
+    assert response.status_code == 302
+    assert card_table.chips(player) == 0
+    response = act(client, card_table.table, "cash_out", {"player_id": player.pk, "amount": "5"})
+    assert response.status_code == 400
+    assert "has no chips at" in response.content.decode()
+
+
+def test_cash_out_while_chips_are_in_play_is_a_state_error(as_user, card_table):
+    play_round(
+        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.WAGERING
+    )
+    response = act(
+        as_user("dealer"),
+        card_table.table,
+        "cash_out",
+        {"player_id": card_table.seated[1].pk, "amount": "10"},
+    )
+    assert response.status_code == 409
+    assert "chips in play" in response.content.decode()

@@ -84,8 +84,8 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
         post(page, "#seat-form", "Seat the player")
         expect(page.locator(".messages")).to_contain_text(f"sits in seat {seat}")
         seat_box = page.locator(f".seat[data-seat='{seat}']")
-        seat_box.locator("input[name=amount]").fill("100")
-        post(page, f".seat[data-seat='{seat}'] form:has(input[name=amount])", "Buy in")
+        seat_box.locator("form[data-chips=in] input[name=amount]").fill("100")
+        post(page, f".seat[data-seat='{seat}'] form[data-chips=in]", "Buy in")
         expect(page.locator(f".seat[data-seat='{seat}']")).to_contain_text("$100.00")
     shoot(page, "03-table-seated")
 
@@ -127,6 +127,9 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
     # Card entry with the picker: the player-dealer's two, then seats 1, 3, 4.
     pick(page, "#deal-form", ["2c", "3d", "4h", "5s", "Ah", "Ad", "Kh", "Kd"])
     expect(page.locator("#deal-form button[data-card='Qs']")).to_be_disabled()  # 8 of 8 picked
+    expect(page.locator("#id_cards-slots")).to_contain_text(
+        "player-dealer 2c 3d · seat 1 4h 5s · seat 3 Ah Ad · seat 4 Kh Kd"
+    )
     shoot(page, "07-card-picker")
     post(page, "#deal-form", "Deal these cards")
     expect(page.locator("#round-state")).to_contain_text("pre-flop")
@@ -173,6 +176,7 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
         dollars(bank.amount_cents + bank.net_cents)
     )
     shoot(page, "10-settlement")
+    assert fits_width(page)  # 1024x768: nothing runs off the side
 
     # Every action is on the audit trail, which a supervisor reads.
     assert StaffAction.objects.filter(username="dealer1", action="settle", outcome="done").exists()
@@ -201,6 +205,13 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
         pass  # the next htmx poll
     expect(phone.locator("[data-table='UTH-E2E']")).to_contain_text("Eve Evans")
     shoot(phone, "13-floor-map-phone")
+    phone.get_by_role("link", name="UTH-E2E").click()
+    expect(phone.locator("#settlement-lines")).to_contain_text("UNCOVERED")
+    assert fits_width(phone)
+    shoot(phone, "14-table-view-phone")
+    phone.get_by_role("link", name="Players and bankrolls").click()
+    expect(phone.locator("table.data")).to_contain_text("Bob Brown")
+    shoot(phone, "15-players-phone")
 
 
 def polled_floor(response) -> bool:

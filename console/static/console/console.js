@@ -34,7 +34,20 @@
         button.disabled = used || cards.length >= limit;
         button.setAttribute("aria-pressed", cards.indexOf(button.dataset.card) >= 0);
       });
-      if (slots) slots.textContent = cards.length + " of " + limit + ": " + cards.join(" ");
+      if (slots) {
+        // Say whose cards each pick is: "player-dealer 2c 3d · seat 1 4h 5s ...".
+        var owners = (picker.dataset.owners || "").split(",");
+        var groups = [];
+        cards.forEach(function (c, i) {
+          var owner = owners[i] || "";
+          var last = groups[groups.length - 1];
+          if (last && last.owner === owner) last.cards.push(c);
+          else groups.push({ owner: owner, cards: [c] });
+        });
+        slots.textContent = cards.length + " of " + limit + ": " + groups.map(function (g) {
+          return (g.owner ? g.owner + " " : "") + g.cards.join(" ");
+        }).join(" · ");
+      }
     }
     picker.addEventListener("click", function (event) {
       var button = event.target.closest("button[data-card]");
