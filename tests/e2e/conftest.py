@@ -12,27 +12,34 @@ from pathlib import Path
 
 import pytest
 
-# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
-# still plain synchronous code, so Django's async-safety guard is told to let them be.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure_chromium.sh (make test does)")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        # --no-sandbox: CI and these machines run as root, where chromium's sandbox refuses.
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
+    # still plain synchronous code, so Django's async-safety guard is told to let them be,
+    # for these browser tests only.
+    saved = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            # --no-sandbox: CI and these machines run as root, where chromium's sandbox refuses.
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            yield browser
+            browser.close()
+    finally:
+        if saved is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = saved
 
 
 @pytest.fixture
