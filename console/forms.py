@@ -117,13 +117,13 @@ class BetForm(RoundForm):
         queryset=Player.objects.none(), required=False, label="Backline bettor"
     )
 
-    def __init__(self, *args, table=None, backliners=(), **kwargs):
+    def __init__(self, *args, table=None, backliners=None, **kwargs):
         super().__init__(*args, **kwargs)
         if table is not None:
             for name in ("ante", "blind", "trips", "bad_beat"):
                 _chip_attrs(self.fields[name], table, limits=True)
-        self.fields["backline_player"].queryset = Player.objects.filter(
-            pk__in=[p.pk for p in backliners]
+        self.fields["backline_player"].queryset = (
+            backliners if backliners is not None else Player.objects.none()
         )
 
 

@@ -230,17 +230,14 @@ def players_to_seat() -> QuerySet[Player]:
     return Player.objects.exclude(pk__in=seated).order_by("name")
 
 
-def backline_candidates(table: Table) -> list[Player]:
-    """Unseated players holding chips at this table: who may bet behind a seat."""
+def backline_candidates(table: Table) -> QuerySet[Player]:
+    """Unseated players holding chips at this table: who may bet behind a seat (lazy: the
+    query runs only when the wager form is shown)."""
     seated = Seating.objects.filter(left_at__isnull=True).values("player_id")
-    return list(
-        Player.objects.filter(
-            accounts__table=table, accounts__closed_at__isnull=True, tppp__isnull=True
-        )
-        .exclude(pk__in=seated)
-        .distinct()
-        .order_by("name")
-    )
+    holders = Player.objects.filter(
+        accounts__table=table, accounts__closed_at__isnull=True, tppp__isnull=True
+    ).values("pk")
+    return Player.objects.filter(pk__in=holders).exclude(pk__in=seated).order_by("name")
 
 
 def all_cards() -> list[str]:

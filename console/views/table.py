@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tables.models import DealMode, Round, Table
+from tables.models import DealMode, Player, Round, Table
 from tables.rules.errors import RuleError, StateError
 from tables.services import button, floor, rounds
 from wagers.services import chips, wagering
@@ -233,7 +233,9 @@ def _make_form(name: str, view: selectors.TableView, data=None):
     elif form_class in (forms.ChipsForm, forms.BankForm):
         kwargs = {"table": view.table}
     elif form_class is forms.BetForm:
-        kwargs = {"table": view.table, "backliners": selectors.backline_candidates(view.table)}
+        # As for seating: the page lists the likely bettors; the service judges any player.
+        behind = selectors.backline_candidates(view.table) if data is None else Player.objects.all()
+        kwargs = {"table": view.table, "backliners": behind}
     initial = {"round_id": view.round.pk} if view.round is not None else None
     return form_class(data, initial=initial, **kwargs)
 

@@ -377,3 +377,22 @@ def test_cash_out_while_chips_are_in_play_is_a_state_error(as_user, card_table):
     )
     assert response.status_code == 409
     assert "chips in play" in response.content.decode()
+
+
+def test_backline_rules_are_the_services(as_user, staff):
+    from tests.money.builders import money_table
+
+    mt = money_table(staff, {1: 50_000, 2: 50_000, 3: 50_000}, backliners=[50_000])
+    round_ = play_round(
+        mt, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.WAGERING
+    )
+    client = as_user("dealer")
+    page = client.get(reverse("console:table", args=[mt.table.pk])).content.decode()
+    assert mt.backliners[0].name in page  # offered as a backline bettor
+    seated = {"round_id": round_.pk, "seat": 1, "ante": "10", "blind": "10"}
+    response = act(client, mt.table, "bet", {**seated, "backline_player": mt.seated[3].pk})
+    assert response.status_code == 400
+    assert "a seated player plays their own seat, not behind another" in response.content.decode()
+    response = act(client, mt.table, "bet", {**seated, "backline_player": mt.backliners[0].pk})
+    assert response.status_code == 302
+    assert Bet.objects.filter(hand__round=round_, bettor=1).count() == 1
