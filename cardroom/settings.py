@@ -147,6 +147,9 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "console/locked_out.html"
+# No start-up banner on stderr (management commands keep a clean stderr); every attempt is
+# still stored by axes and on the console's audit trail.
+AXES_VERBOSE = False
 
 # --- API --------------------------------------------------------------------------------
 
