@@ -150,6 +150,9 @@ AXES_LOCKOUT_TEMPLATE = "console/locked_out.html"
 # No start-up banner on stderr (management commands keep a clean stderr); every attempt is
 # still stored by axes and on the console's audit trail.
 AXES_VERBOSE = False
+# The floor map's table list is rendered at most once per this many seconds per server
+# process and shared by every viewer (0 renders it on every request); it polls every 5 s.
+CONSOLE_FLOOR_CACHE_SECONDS = env.int("CONSOLE_FLOOR_CACHE_SECONDS", default=2)
 
 # --- API --------------------------------------------------------------------------------
 

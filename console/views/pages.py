@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.cache import cache
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from tables import selectors as floor_selectors
 from tables.models import Player
@@ -13,13 +18,31 @@ from .. import selectors
 from ..models import Outcome
 from ..permissions import console_view
 
+FLOOR_CACHE_KEY = "console:floor-tables"
+
+
+def floor_tables_html(request) -> str:
+    """The floor map's table list, the same for every role; rendered at most once per
+    ``CONSOLE_FLOOR_CACHE_SECONDS`` per server process (0: every time), since twenty staff
+    polling every 5 seconds would otherwise each pay for the same page."""
+    seconds = getattr(settings, "CONSOLE_FLOOR_CACHE_SECONDS", 0)
+    html = cache.get(FLOOR_CACHE_KEY) if seconds else None
+    if html is None:
+        context = {"rows": selectors.floor_map()}
+        html = render_to_string("console/_floor_tables.html", context, request=request)
+        if seconds:
+            cache.set(FLOOR_CACHE_KEY, html, seconds)
+    return html
+
 
 @console_view("view_floor")
 def floor(request):
-    rows = selectors.floor_map()
-    template = "console/_floor_tables.html" if request.headers.get("HX-Request") else None
-    context = {"rows": rows, "warning_minutes": selectors.WARNING_MINUTES}
-    return render(request, template or "console/floor.html", context)
+    tables = floor_tables_html(request)
+    if request.headers.get("HX-Request"):
+        return HttpResponse(tables)
+    # Our own template's output (autoescaped when it was rendered), so safe to insert.
+    context = {"tables": mark_safe(tables), "warning_minutes": selectors.WARNING_MINUTES}
+    return render(request, "console/floor.html", context)
 
 
 @console_view("view_floor")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 
 from cardroom.roles import Role
+from console.views.pages import FLOOR_CACHE_KEY
 from tables.models import DealMode
 from tests.factories import UserFactory
 from tests.money.builders import Staff, money_table
@@ -14,6 +16,13 @@ from tests.money.builders import Staff, money_table
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_floor_map(settings):
+    """Every test sees the floor as it is (the shared floor-map cache is tested apart)."""
+    settings.CONSOLE_FLOOR_CACHE_SECONDS = 0
+    cache.delete(FLOOR_CACHE_KEY)
 
 
 ROLES = {

@@ -111,3 +111,24 @@ def test_static_assets_are_vendored_and_served_locally(as_user, client):
     response = client.get("/static/vendor/htmx/htmx.min.js")
     assert response.status_code == 200
     assert b"htmx" in b"".join(response.streaming_content)
+
+
+def test_the_floor_map_is_shared_for_a_moment_then_fresh(as_user, card_table, settings):
+    from django.core.cache import cache
+
+    from console.views.pages import FLOOR_CACHE_KEY
+    from tables.services import floor
+    from tests.money.builders import make_player
+
+    settings.CONSOLE_FLOOR_CACHE_SECONDS = 2
+    client = as_user("dealer")
+    assert "Newcomer" not in client.get(reverse("console:floor")).content.decode()
+    newcomer = make_player(name="Newcomer")
+    floor.seat_player(
+        table_id=card_table.table.pk, seat=5, player_id=newcomer.pk, by=card_table.staff.dealer
+    )
+    # Within the cache's lifetime every viewer gets the same rendering...
+    assert "Newcomer" not in client.get(reverse("console:floor")).content.decode()
+    # ...and once it expires (deleted here instead of waiting) the floor as it is now.
+    cache.delete(FLOOR_CACHE_KEY)
+    assert "Newcomer" in client.get(reverse("console:floor")).content.decode()
