@@ -90,7 +90,8 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
     shoot(page, "03-table-seated")
 
     # The button: seat 1 declines, seat 2 accepts; the round starts.
-    post(page, "#button", "Offer the button")
+    with page.expect_navigation():
+        page.keyboard.press("o")  # offer the button
     expect(page.locator("#button")).to_contain_text("Seat 1 (Alice Ames), do you take the bank?")
     shoot(page, "04-button-offer")
     post(page, "#button", "Decline")
@@ -121,7 +122,8 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
         post(page, "#bet-form", "Place wagers")
         expect(page.locator(".messages")).to_contain_text(f"wagers placed at seat {seat}")
     shoot(page, "06-wagers")
-    post(page, "form:has(input[name=round_id])", "No more bets")
+    with page.expect_navigation():  # the keyboard shortcut shown on the button
+        page.keyboard.press("n")
     expect(page.locator("#round-state")).to_have_text("No more bets")
 
     # Card entry with the picker: the player-dealer's two, then seats 1, 3, 4.
