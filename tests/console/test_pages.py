@@ -132,3 +132,28 @@ def test_the_floor_map_is_shared_for_a_moment_then_fresh(as_user, card_table, se
     # ...and once it expires (deleted here instead of waiting) the floor as it is now.
     cache.delete(FLOOR_CACHE_KEY)
     assert "Newcomer" in client.get(reverse("console:floor")).content.decode()
+
+
+def test_the_floor_map_warns_before_the_40_minute_rule_ends_a_tppp_game(as_user, staff):
+    from cardroom.clock import freeze
+
+    start = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
+    freeze(start)
+    try:
+        mt = money_table(
+            staff, {1: 50_000, 2: 50_000, 3: 50_000}, tppp_seats=[1], deal_mode=DealMode.RNG
+        )
+        rng = random.Random(3)
+        for minutes, seat in [(0, 1), (5, 2), (10, 1)]:
+            freeze(start + timedelta(minutes=minutes))
+            play_round(mt, pd_seat=seat, bank=5_000, wagers=[Wager(3, 500)], rng=rng)
+        client = as_user("supervisor")
+        freeze(start + timedelta(minutes=20))
+        calm = client.get(reverse("console:floor")).content.decode()
+        assert "TPPP" in calm and "game ends unless another player banks" not in calm
+        freeze(start + timedelta(minutes=32))
+        page = client.get(reverse("console:floor")).content.decode()
+        assert "within 10 minutes the game ends unless another player banks" in page
+        assert "only 1 player(s) other than a TPPP held the position" in page
+    finally:
+        freeze(None)
