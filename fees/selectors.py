@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.db.models import F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import F, Q, QuerySet, Subquery, Sum
 
 from cardroom import shifts
+from fees.filing import Filed, span
 from fees.models import DropBox, DropCount, FeeLine, FeeRate, FeeSchedule, FeeScheduleVersion
 from fees.rules.schedule import Schedule, build_schedule
 from tables.models import Round, Table
@@ -173,6 +174,31 @@ def reconcile(box: DropBox) -> Reconciliation:
 
 
 def reconciliations(boxes: QuerySet[DropBox]) -> list[Reconciliation]:
-    latest = DropCount.objects.filter(box=OuterRef("pk")).order_by("-entered_at", "-id")
-    boxes = boxes.annotate(latest_count_id=Subquery(latest.values("pk")[:1]))
     return [reconcile(box) for box in boxes]
+
+
+# --- Filing -----------------------------------------------------------------------------
+
+
+def filed_in_force(moment: datetime, table_ids=None) -> list:
+    """Each table's schedule version in force at ``moment``, ready for ``fees.filing``."""
+    tables = Table.objects.order_by("name")
+    if table_ids is not None:
+        tables = tables.filter(pk__in=table_ids)
+    filed = []
+    for table in tables:
+        version = schedule_in_force(table, moment)
+        if version is not None:
+            filed.append(Filed(table.name, version))
+    return filed
+
+
+def filed_version(version: FeeScheduleVersion) -> list:
+    """One version, labelled with its table or limit class."""
+    schedule = version.schedule
+    label = (
+        schedule.table.name
+        if schedule.table_id
+        else f"tables of {span(schedule.class_minimum_cents, schedule.class_maximum_cents)}"
+    )
+    return [Filed(label, version)]
