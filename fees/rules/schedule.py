@@ -161,7 +161,7 @@ def build_schedule(
         raise RuleError("a schedule needs at least one rate", rule=FEE_RULE, field="rates")
     if len(rates) > MAX_RATES:
         raise RuleError(
-            f"{len(rates)} rates: no more than {MAX_RATES} collection rates per table",
+            f"{len(rates)} rates: no more than five collection rates per table",
             rule=FEE_RULE,
             field="rates",
         )
