@@ -1,6 +1,6 @@
 """The fees API's routes (included under ``api/fees/``)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from fees import apis
 
@@ -15,13 +15,13 @@ urlpatterns = [
         name="schedule-versions",
     ),
     path("versions/<int:version_id>/", apis.VersionDetailApi.as_view(), name="version-detail"),
-    path(
-        "versions/<int:version_id>/filing/",
+    re_path(
+        r"^versions/(?P<version_id>[0-9]+)/filing\.(?P<kind>csv|pdf)$",
         apis.VersionFilingApi.as_view(),
         name="version-filing",
     ),
     path("tables/<int:table_id>/schedule/", apis.TableScheduleApi.as_view(), name="table-schedule"),
-    path("filing/", apis.FilingApi.as_view(), name="filing"),
+    re_path(r"^filing\.(?P<kind>csv|pdf)$", apis.FilingApi.as_view(), name="filing"),
     path("rounds/<int:round_id>/", apis.RoundFeesApi.as_view(), name="round-fees"),
     path("lines/<int:fee_line_id>/waiver/", apis.FeeLineWaiverApi.as_view(), name="waiver"),
     path("drop-boxes/", apis.DropBoxListApi.as_view(), name="drop-box-list"),

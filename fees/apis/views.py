@@ -43,9 +43,6 @@ FILE_RESPONSES = {
     (200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY, description="CSV attachment"),
     (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="PDF attachment"),
 }
-FORMAT_PARAMETER = OpenApiParameter(
-    "format", OpenApiTypes.STR, enum=["csv", "pdf"], description="csv (default) or pdf"
-)
 
 
 def _version(version_id: int) -> FeeScheduleVersion:
@@ -69,8 +66,7 @@ def _file(filed, name: str, kind: str, title: str) -> HttpResponse:
     return response
 
 
-class FormatSerializer(serializers.Serializer):
-    format = serializers.ChoiceField(choices=["csv", "pdf"], default="csv")
+class MomentSerializer(serializers.Serializer):
     at = serializers.DateTimeField(required=False, help_text="the moment (default: now)")
 
     class Meta:
@@ -238,7 +234,7 @@ class TableScheduleApi(APIView):
         description="The version in force at a table at a moment (404 if the table has none).",
     )
     def get(self, request, table_id: int):
-        query = FormatSerializer(data=request.query_params)
+        query = MomentSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         table = get_object_or_404(Table, pk=table_id)
         version = selectors.schedule_in_force(table, query.validated_data.get("at") or now())
@@ -254,19 +250,16 @@ class VersionFilingApi(APIView):
     permission_classes = READ
 
     @extend_schema(
-        parameters=[FORMAT_PARAMETER],
         responses={**FILE_RESPONSES, **READ_ERRORS},
-        description="One version in the layout of the Bureau's Example Table (CSV or PDF).",
+        description="One version in the layout of the Bureau's Example Table (.csv or .pdf).",
     )
-    def get(self, request, version_id: int):
-        query = FormatSerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
+    def get(self, request, version_id: int, kind: str):
         version = _version(version_id)
         name = f"collection-table-{version.schedule.name}-v{version.number}"
         return _file(
             selectors.filed_version(version),
             name,
-            query.validated_data["format"],
+            kind,
             "Collection Table",
         )
 
@@ -275,10 +268,7 @@ class FilingApi(APIView):
     permission_classes = READ
 
     @extend_schema(
-        parameters=[
-            FORMAT_PARAMETER,
-            OpenApiParameter("at", OpenApiTypes.DATETIME, description="default: now"),
-        ],
+        parameters=[OpenApiParameter("at", OpenApiTypes.DATETIME, description="default: now")],
         responses={**FILE_RESPONSES, **READ_ERRORS},
         description=(
             "The schedule in force at every table, in the layout of the Bureau's Example "
@@ -286,14 +276,14 @@ class FilingApi(APIView):
             "schedules give the same bytes."
         ),
     )
-    def get(self, request):
-        query = FormatSerializer(data=request.query_params)
+    def get(self, request, kind: str):
+        query = MomentSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         moment = query.validated_data.get("at") or now()
         return _file(
             selectors.filed_in_force(moment),
             "collection-table",
-            query.validated_data["format"],
+            kind,
             "Collection Table",
         )
 
