@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.db import connection
+from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 
 from fees.models import FeeLine, FeeWaiver
@@ -91,8 +94,12 @@ def test_fees_do_not_change_with_the_outcome_and_uncovered_wagers_get_no_rebate(
     round_ = play_round(mt, pd_seat=1, bank=100, wagers=WAGERS, until=RoundState.NO_MORE_BETS)
     assessed = lines_of(round_)
     drop = drop_of(mt)
-    round_ = advance(mt, round_, RoundState.SETTLED)  # a bank of 100 cannot cover them all
-    assert round_.bank.exhausted
+    # A bank of 100 cannot cover wagers of thousands: some get no action, whatever the cards.
+    round_ = advance(mt, round_, RoundState.SETTLED, rng=random.Random(5))
+    uncovered = round_.settlement_lines.filter(
+        Q(returned_uncovered_cents__gt=0) | Q(unpaid_uncovered_cents__gt=0)
+    )
+    assert uncovered.exists()
     assert lines_of(round_) == assessed and drop_of(mt) == drop
     assert list(differences()) == []
 
