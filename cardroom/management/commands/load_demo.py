@@ -59,7 +59,7 @@ class Command(BaseCommand):
         ):
             day, shift = day_shift
             box = drop.register_box(
-                box_number=f"D{table_id}-{day:%y%m%d}-{shift[:3].upper()}",
+                box_number=f"D{table_id}-{day:%Y%m%d}-{shifts.names().index(shift) + 1}",
                 table_id=table_id,
                 gaming_day=day,
                 shift=shift,
