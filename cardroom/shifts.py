@@ -135,3 +135,9 @@ def window(gaming_day: datetime.date, shift: str) -> tuple[datetime.datetime, da
     index = names_.index(shift)
     end = offsets[index + 1] if index + 1 < len(offsets) else 24 * 60
     return _local(gaming_day, offsets[index], day_start), _local(gaming_day, end, day_start)
+
+
+def gaming_day_window(gaming_day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
+    """When ``gaming_day`` starts and ends (end excluded): its first shift's start to the next."""
+    _shifts, day_start = _settings()
+    return _local(gaming_day, 0, day_start), _local(gaming_day, 24 * 60, day_start)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from datetime import UTC, date, datetime, time
 
 import pytest
@@ -39,6 +40,14 @@ def test_a_moment_falls_in_one_gaming_day_and_shift(moment, day, shift):
     assert shifts.locate(moment) == (day, shift)
     start, end = shifts.window(day, shift)
     assert start <= moment < end
+
+
+def test_the_shifts_tile_the_gaming_day():
+    day = date(2026, 11, 20)
+    start, end = shifts.gaming_day_window(day)
+    windows = [shifts.window(day, name) for name in shifts.names()]
+    assert windows[0][0] == start and windows[-1][1] == end
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(windows))
 
 
 def test_shifts_are_a_setting(settings):
