@@ -148,9 +148,100 @@ class DecideForm(RoundForm):
     multiple = forms.IntegerField(min_value=0, max_value=4, required=False)
 
 
+class WaiveForm(forms.Form):
+    fee_line_id = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(max_length=500, label="Why is the fee waived?")
+
+
 class VoidForm(RoundForm):
     reason = forms.CharField(max_length=500, label="Why is the round void (misdeal)?")
     confirm = forms.BooleanField(
         label="Yes: void this round. Nothing is resolved and every wager goes back.",
         error_messages={"required": "tick the box to confirm the void"},
     )
+
+
+# --- Fee schedules ----------------------------------------------------------------------------
+
+RATE_KEYS = (
+    ("wager_from_cents", "Player wager from ($)"),
+    ("wager_to_cents", "to ($)"),
+    ("player_fee_cents", "Player fee ($)"),
+    ("player_dealer_fee_cents", "Player-dealer fee ($)"),
+    ("action_from_cents", "Table action from ($)"),
+    ("action_to_cents", "to ($, empty: and above)"),
+)
+RATE_ROWS = 5  # RULEBOOK §7: no more than five collection rates per table
+
+
+class ScheduleForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    table = forms.ModelChoiceField(
+        queryset=Table.objects.order_by("name"), required=False, label="Table"
+    )
+    class_minimum = MoneyField(required=False, label="or limit class minimum ($)")
+    class_maximum = MoneyField(required=False, label="and maximum ($)")
+
+
+class VersionForm(forms.Form):
+    """A new version of a schedule: up to five rows of flat amounts, in dollars."""
+
+    schedule_id = forms.IntegerField(widget=forms.HiddenInput)
+    effective_at = forms.DateTimeField(
+        required=False,
+        label="Takes effect (empty: now)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+    )
+    player_dealer_basis = forms.ChoiceField(
+        choices=[
+            ("per_betting_square", "per betting square"),
+            ("total_table_action", "on total table action"),
+        ],
+        label="Player-dealer fee",
+    )
+    charged_squares = forms.MultipleChoiceField(
+        choices=[(s, s.replace("_", " ")) for s in ("ante", "blind", "trips", "bad_beat")],
+        initial=["ante", "blind", "trips", "bad_beat"],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label="Betting squares charged",
+    )
+    note = forms.CharField(required=False, max_length=500)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for row in range(RATE_ROWS):
+            for key, label in RATE_KEYS:
+                self.fields[f"rate{row}_{key}"] = MoneyField(required=False, label=label)
+                self.fields[f"rate{row}_{key}"].widget.attrs.update({"step": "0.01"})
+
+    def rate_rows(self):
+        """The rows as bound fields, for the template."""
+        return [[self[f"rate{row}_{key}"] for key, _ in RATE_KEYS] for row in range(RATE_ROWS)]
+
+    def rates(self) -> list[dict]:
+        """The rows typed (blank rows left out) as the fee engine's rows, in cents."""
+        rows = []
+        for row in range(RATE_ROWS):
+            raw = {key: self.data.get(f"rate{row}_{key}", "").strip() for key, _ in RATE_KEYS}
+            if not any(raw.values()):
+                continue
+            rows.append(
+                {
+                    key: (self.cleaned_data[f"rate{row}_{key}"] if raw[key] else None)
+                    for key, _ in RATE_KEYS
+                }
+            )
+        return rows
+
+    def field_for(self, service_field: str | None) -> str | None:
+        """The form field a fee-engine error names: ``rates[1].wager_to_cents`` -> row 1's."""
+        if not service_field:
+            return None
+        if service_field.startswith("rates[") and "]." in service_field:
+            index, key = service_field[len("rates[") :].split("].", 1)
+            key = {"wager": "wager_from_cents", "action": "action_from_cents"}.get(key, key)
+            name = f"rate{index}_{key}"
+            return name if name in self.fields else None
+        return service_field if service_field in self.fields else None

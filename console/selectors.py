@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from cardroom.clock import now
+from fees import selectors as fee_selectors
 from tables import options as table_options
 from tables import selectors as floor_selectors
 from tables.models import ACTIVE_ROUND_STATES, DealMode, Player, Round, RoundState, Seating, Table
@@ -123,6 +124,11 @@ class TableView:
     settlement: money_selectors.RoundSettlement | None
     chips: dict[int, int]  # player id -> chips at this table
     decisions: list[SeatDecisions] = field(default_factory=list)
+    fee_lines: list = field(default_factory=list)  # the round in play's, once assessed
+    fee_totals: object = None
+    last_fee_lines: list = field(default_factory=list)  # the last settled round's
+    last_fee_totals: object = None
+    schedule_in_force: object = None  # the fee schedule version a hand starting now gets
     used_cards: list[str] = field(default_factory=list)
     entry_needed: dict[str, int] = field(default_factory=dict)  # what card entry asks for now
 
@@ -217,6 +223,14 @@ def table_view(*, table_id: int) -> TableView:
         for pid, account in open_chip_accounts(floor.table, player_ids).items()
     }
     view = TableView(floor, round_, last, settlement, chips)
+    if round_ is None:
+        view.schedule_in_force = fee_selectors.schedule_in_force(floor.table, now())
+    elif round_.state != RoundState.WAGERING:
+        view.fee_lines = list(fee_selectors.fee_lines(round_))
+        view.fee_totals = fee_selectors.round_fees(round_)
+    if settlement is not None:
+        view.last_fee_lines = list(fee_selectors.fee_lines(last))
+        view.last_fee_totals = fee_selectors.round_fees(last)
     if round_ is not None:
         view.decisions = _decisions(round_)
         view.used_cards = _used_cards(round_) if round_.deal_mode == DealMode.CARD_ENTRY else []
@@ -324,3 +338,41 @@ def staff_actions(*, username: str = "", outcome: str = "", channel: str = "") -
     if channel:
         actions = actions.filter(channel=channel)
     return actions
+
+
+# --- Fee schedules ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    version: object
+    status: str  # "in force", "past" or "scheduled"
+
+
+@dataclass(frozen=True)
+class ScheduleRow:
+    schedule: object
+    versions: list[VersionRow]
+
+
+def fee_schedules(moment: datetime | None = None) -> list[ScheduleRow]:
+    """Every schedule with its versions (newest first), each marked in force, past or
+    scheduled: the one in force is the latest that has taken effect (as the fees app's
+    ``schedule_in_force`` picks it)."""
+    moment = moment or now()
+    rows = []
+    for schedule in fee_selectors.schedules():
+        versions = list(fee_selectors.versions(schedule).select_related("created_by"))
+        taken = [v for v in versions if v.effective_at <= moment]
+        current = taken[-1] if taken else None
+        marked = [
+            VersionRow(
+                v,
+                "in force"
+                if v is current
+                else ("scheduled" if v.effective_at > moment else "past"),
+            )
+            for v in reversed(versions)
+        ]
+        rows.append(ScheduleRow(schedule, marked))
+    return rows

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import pages, table
+from .views import fees, pages, table
 
 app_name = "console"
 
@@ -20,4 +20,7 @@ urlpatterns = [
     path("players/", pages.players, name="players"),
     path("players/<int:player_id>/", pages.bankroll, name="bankroll"),
     path("audit/", pages.audit, name="audit"),
+    path("fees/", fees.fee_schedules, name="fees"),
+    path("fees/schedules/", fees.create_schedule, name="fees-create-schedule"),
+    path("fees/versions/", fees.create_version, name="fees-create-version"),
 ]

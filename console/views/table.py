@@ -18,6 +18,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from fees import selectors as fee_selectors
+from fees.models import FeeLine
+from fees.services import waivers
 from tables.models import DealMode, Player, Round, Table
 from tables.rules.errors import RuleError, StateError
 from tables.services import button, floor, rounds
@@ -25,6 +28,7 @@ from wagers.services import chips, wagering
 
 from .. import forms, selectors
 from ..permissions import console_view, require
+from ..templatetags.console import dollars
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,16 @@ def _bet(data, table, round_, by):
 
 def _no_more_bets(data, table, round_, by):
     rounds.close_wagering(round_id=round_.pk, by=by)
-    return "no more bets"
+    fees = fee_selectors.round_fees(round_)
+    return f"no more bets; the hand's fees, {dollars(fees.assessed)}, are in the drop"
+
+
+def _waive(data, table, round_, by):
+    line = FeeLine.objects.filter(pk=data["fee_line_id"], round__table=table).first()
+    if line is None:
+        raise Http404("no such fee line at this table")
+    waivers.waive_fee(fee_line_id=line.pk, reason=data["reason"], by=by)
+    return f"fee of {dollars(line.amount_cents)} (seat {line.seat}, {line.square}) waived"
 
 
 def _entry(cards: list[str], round_: Round) -> dict:
@@ -219,6 +232,7 @@ ACTIONS: dict[str, Action] = {
     "showdown": Action("showdown", RUN, forms.RoundForm, _showdown),
     "settle": Action("settle", RUN, forms.RoundForm, _settle),
     "void": Action("void the round", SUPERVISE, forms.VoidForm, _void),
+    "waive": Action("waive a fee", SUPERVISE, forms.WaiveForm, _waive),
 }
 
 

@@ -10,10 +10,12 @@ from playwright.sync_api import expect
 from cardroom.roles import Role
 from console.models import StaffAction
 from console.templatetags.console import dollars
+from fees.models import FeeLine
 from tables.models import DealMode, Round, RoundState
 from tables.services import floor
 from tests.e2e.conftest import PHONE, fits_width, sign_in
 from tests.factories import UserFactory
+from tests.fees.builders import table_schedule
 from wagers.models import SettlementLine
 
 pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]
@@ -31,6 +33,7 @@ def floor_setup():
         floor.create_player(player_number=f"E2E-{i}", name=name) for i, name in enumerate(names)
     ]
     floor.open_game_at(table_id=table.pk, first_offer_seat=1, by=supervisor)
+    table_schedule(table, by=supervisor)  # collection fees at "no more bets" (RULEBOOK §7)
     return {"supervisor": supervisor, "dealer": dealer, "table": table, "players": players}
 
 
@@ -125,6 +128,14 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
     with page.expect_navigation():  # the keyboard shortcut shown on the button
         page.keyboard.press("n")
     expect(page.locator("#round-state")).to_have_text("No more bets")
+    # The hand's fees, assessed at "no more bets" and already in the drop.
+    fees = sum(line.amount_cents for line in FeeLine.objects.filter(round__table=table))
+    assert fees > 0
+    expect(page.locator("#fees-assessed")).to_have_text(dollars(fees))
+    expect(page.locator(".messages")).to_contain_text(f"{dollars(fees)}, are in the drop")
+    expect(page.locator("#fees .fee-lines tbody tr")).to_have_count(
+        FeeLine.objects.filter(round__table=table).count()
+    )
 
     # Card entry with the picker: the player-dealer's two, then seats 1, 3, 4.
     pick(page, "#deal-form", ["2c", "3d", "4h", "5s", "Ah", "Ad", "Kh", "Kd"])
@@ -194,6 +205,9 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
     expect(supervisor.locator("#audit")).to_contain_text("dealer1")
     expect(supervisor.locator("#audit")).to_contain_text("settle")
     shoot(supervisor, "12-audit")
+    supervisor.get_by_role("link", name="Fee schedules").click()
+    expect(supervisor.locator("[data-schedule]")).to_contain_text("in force")
+    shoot(supervisor, "12b-fee-schedules")
 
     # The floor map on a phone: it fits the width and refreshes by itself (htmx polling).
     phone = new_page(PHONE)
