@@ -122,12 +122,6 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # htmx comes from the npm registry at build time (`npm ci`, see package.json and the
 # Makefile) and is served by whitenoise from node_modules: never a CDN at run time.
 STATICFILES_DIRS = [("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist")]
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Compressed copies made by collectstatic; no manifest, so tests and `runserver` need no
-    # collectstatic step (whitenoise then serves straight from the finders, see below).
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
-}
 # Without a collectstatic run (development, tests) whitenoise serves from the app and
 # vendor folders directly; production runs collectstatic and turns this off.
 WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
@@ -217,4 +211,14 @@ LOGGING = {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+}
+
+# --- Console (issue 7): static files through whitenoise ----------------------------------
+# Last in the file, so it amends whatever STORAGES the sections above define (the default
+# storage is theirs): compressed copies made by collectstatic; no manifest, so tests and
+# `runserver` need no collectstatic step (whitenoise serves from the finders, see above).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    **globals().get("STORAGES", {}),
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
