@@ -42,6 +42,7 @@ PACIFIC = ZoneInfo("America/Los_Angeles")
 DAY = "2026-11-20"
 NEXT_DAY = "2026-11-21"
 W = 10_000
+BOARD = ["2h", "7h", "9h", "Jd", "3c"]
 
 
 def at(text: str) -> datetime:
@@ -89,7 +90,7 @@ def compliance_day() -> ComplianceDay:
         bank=W,
         wagers=[Wager(1, 2_500), Wager(2, 2_500, trips=1_000)],
         decisions={1: FOLD, 2: PLAY_4X},
-        cards=Cards(["Kc", "Kd"], {1: ["4s", "5d"], 2: ["Ah", "Qh"]}, ["2h", "7h", "9h", "Jd", "3c"]),
+        cards=Cards(["Kc", "Kd"], {1: ["4s", "5d"], 2: ["Ah", "Qh"]}, BOARD),
     )
     clock.freeze(at("2026-11-20T19:20:00"))
     round2 = play_round(
@@ -98,7 +99,7 @@ def compliance_day() -> ComplianceDay:
         bank=5_000,
         wagers=[Wager(1, 1_000)],
         decisions={1: FOLD},
-        cards=Cards(["Kc", "Kd"], {1: ["4s", "5d"]}, ["2h", "7h", "9h", "Jd", "3c"]),
+        cards=Cards(["Kc", "Kd"], {1: ["4s", "5d"]}, BOARD),
     )
     p3, table, by = mt.backliners[0], mt.table, staff.dealer
     for moment, amount, currency in (
