@@ -22,6 +22,9 @@ class Section:
     # True when every value is already an int, str or None: CSV writes rows as they come
     # (the audit export's millions of lines skip the per-value formatting).
     plain: bool = False
+    # On PostgreSQL: (SELECT, params) whose rows the server writes as CSV (COPY ... TO
+    # STDOUT), byte for byte what the Python path writes from ``rows`` (kept for SQLite).
+    copy: tuple[str, list] | None = None
 
 
 @dataclass(frozen=True)

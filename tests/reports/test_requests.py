@@ -21,6 +21,19 @@ from tests.reports.helpers import generate_bytes
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def _inline_tasks():
+    """These tests run the task in this process, even when REDIS_URL names a broker
+    (test_worker.py runs it in a real worker)."""
+    from cardroom.celery import app
+
+    saved = {key: app.conf[key] for key in ("task_always_eager", "task_eager_propagates")}
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    yield
+    app.conf.update(saved)
+
 URL = "/api/reports/"
 
 
