@@ -130,9 +130,13 @@ def load(rounds: int, tables: int) -> None:
     ctx = {
         "T": tables, "start": START.isoformat(), "spr": SECONDS_PER_ROUND, "staff": staff.pk,
         "table0": table0, "player0": player0, "account0": account0, "game0": game0,
-        "options": options.replace("'", "''"), "net": BANK_NET, **{f"b_{k}": v for k, v in base.items()},
+        "options": options.replace("'", "''"), "net": BANK_NET,
+        **{f"b_{k}": v for k, v in base.items()},
     }  # fmt: skip
-    at = "(TIMESTAMPTZ '{start}' + ((g / {T}) * {spr} + (g % {T}) * {spr}::float / {T}) * INTERVAL '1 second')"
+    at = (
+        "(TIMESTAMPTZ '{start}' + ((g / {T}) * {spr} + (g % {T}) * {spr}::float / {T})"
+        " * INTERVAL '1 second')"
+    )
     pd_seat = "(4 + (g / {T}) % 3)"
     statements = [
         f"""INSERT INTO tables_offerround (id, table_id, game_id, start_seat, started_at,
@@ -248,8 +252,9 @@ def generate(report: str, output_format: str) -> None:
         f"  peak RSS          {peak / 1024:>14.1f} MB (before generating: {before / 1024:.1f} MB)"
     )
     print(f"  sha256            {generated.sha256}")
+    version = connection.pg_version if connection.vendor == "postgresql" else ""
     print(f"  {platform.python_implementation()} {platform.python_version()}, "
-          f"{connection.vendor} {connection.pg_version if connection.vendor == 'postgresql' else ''}")  # fmt: skip
+          f"{connection.vendor} {version}")  # fmt: skip
 
 
 def main() -> None:
