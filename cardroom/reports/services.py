@@ -112,8 +112,10 @@ def request_report(*, report_type: str, parameters: dict, by, scheduled: bool = 
                         retention_until=retention_until(report_type, moment.date()),
                     )
             except IntegrityError:
-                # A concurrent identical request committed first: that one is the run.
-                return Requested(in_flight.get(), created=False)
+                # A concurrent identical request committed first: that one is the run
+                # (it may even have finished already: answer it all the same).
+                same = ReportRequest.objects.filter(report_type=report_type, parameters_key=key)
+                return Requested(same.latest("requested_at", "id"), created=False)
             transaction.on_commit(lambda: _enqueue(report))
             return Requested(report, created=True)
         if existing.status == ReportStatus.RUNNING and existing.lease_expires_at <= moment:

@@ -34,6 +34,7 @@ def _inline_tasks():
     yield
     app.conf.update(saved)
 
+
 URL = "/api/reports/"
 
 
@@ -352,3 +353,62 @@ def test_pdf_for_an_open_period_differs_only_by_what_it_says(day):
 
 def test_retention_on_29_february_is_kept_longer_not_shorter():
     assert services._years_after(date(2028, 2, 29), 5) == date(2033, 3, 1)
+
+
+def test_the_database_refuses_a_second_in_flight_row(day, compliance):
+    from django.db import IntegrityError, transaction
+
+    first = services.request_report(
+        report_type="rotation", parameters={"gaming_day": DAY}, by=compliance
+    ).report
+    duplicate = {
+        field: getattr(first, field)
+        for field in ("report_type", "parameters", "parameters_key", "requested_at",
+                      "retention_until")
+    }  # fmt: skip
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ReportRequest.objects.create(**duplicate, requested_by=compliance, status="running")
+    # Once the first is done, a new row for the same parameters is allowed.
+    ReportRequest.objects.filter(pk=first.pk).update(status="failed")
+    ReportRequest.objects.create(**duplicate, requested_by=compliance, status="queued")
+
+
+@pytest.mark.requires_postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_identical_requests_make_one_row(compliance, administrator, monkeypatch):
+    """Two sessions ask at the same moment: one row, both answered with it."""
+    import threading
+
+    enqueued = []
+    # Runs are not what this test is about: keep the row queued while both ask.
+    monkeypatch.setattr(services, "_enqueue", enqueued.append)
+
+    from django.db import connection
+
+    from tests.reports.builders import compliance_day
+
+    compliance_day()
+    barrier = threading.Barrier(2)
+    answers = []
+
+    def ask(user):
+        try:
+            barrier.wait(timeout=30)
+            answers.append(
+                services.request_report(
+                    report_type="currency", parameters={"gaming_day": DAY}, by=user
+                )
+            )
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ask, args=(u,)) for u in (compliance, administrator)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(answers) == 2
+    assert sorted(a.created for a in answers) == [False, True]
+    assert len({a.report.pk for a in answers}) == 1
+    assert ReportRequest.objects.filter(report_type="currency").count() == 1
+    assert [report.pk for report in enqueued] == [answers[0].report.pk]
