@@ -234,9 +234,9 @@ def _without_copy(report: str) -> None:
     registry.REGISTRY[report] = replace(kind, build=build)
 
 
-def generate(report: str, output_format: str, python_path: bool = False) -> None:
+def generate(report: str, output_format: str, python_path: bool = False, days: int = 0) -> None:
     from cardroom.reports import services
-    from cardroom.reports.parameters import gaming_day_of
+    from cardroom.reports.parameters import gaming_day_of, period_of
     from tables.models import Round
     from wagers.models import SettlementLine
 
@@ -245,10 +245,15 @@ def generate(report: str, output_format: str, python_path: bool = False) -> None
     parameters = {
         "format": output_format,
         "from_day": gaming_day_of(first).isoformat(),
-        "to_day": gaming_day_of(last).isoformat(),
+        "to_day": (
+            gaming_day_of(first) + timedelta(days=days - 1) if days else gaming_day_of(last)
+        ).isoformat(),
         "table": None,
     }
-    lines = SettlementLine.objects.count()
+    period = period_of(parameters)
+    lines = SettlementLine.objects.filter(
+        round__started_at__gte=period.start, round__started_at__lt=period.end
+    ).count()
     if python_path:
         _without_copy(report)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -287,6 +292,7 @@ def main() -> None:
     generating = sub.add_parser("generate")
     generating.add_argument("--report", default="audit")
     generating.add_argument("--format", default="csv")
+    generating.add_argument("--days", type=int, default=0, help="the first N gaming days only")
     generating.add_argument(
         "--python-path", action="store_true", help="no COPY: rows through Python, as on SQLite"
     )
@@ -294,7 +300,7 @@ def main() -> None:
     if args.command == "load":
         load(args.rounds, args.tables)
     else:
-        generate(args.report, args.format, args.python_path)
+        generate(args.report, args.format, args.python_path, args.days)
 
 
 if __name__ == "__main__":
