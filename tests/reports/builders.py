@@ -120,17 +120,26 @@ def compliance_day() -> ComplianceDay:
     return ComplianceDay(mt, round1, round2)
 
 
-def plant_tppp_hand(day: ComplianceDay, *, minutes_after_round2: int = 5) -> int:
-    """Raw SQL, bypassing every service: a third hand banked by the TPPP right after the
-    TPPP's own hand (no TPPP twice in a row). Returns the planted round's number."""
+def plant_hand(
+    day: ComplianceDay,
+    *,
+    number: int,
+    seat: int,
+    minutes_after_round2: int,
+    tppps_seated: int | None = None,
+) -> int:
+    """Raw SQL, bypassing every service: a hand (voided, as if misdealt) banked by the
+    player in ``seat``, recorded after round 2. Returns its round number."""
     r2 = day.round2
+    player = day.player(seat)
+    is_tppp = hasattr(player, "tppp")
     started = r2.started_at + timedelta(minutes=minutes_after_round2)
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO tables_offerround (table_id, game_id, start_seat, started_at, "
             "started_by_id, status, kept_without_offers, detail) "
-            "VALUES (%s, %s, 5, %s, %s, 'accepted', %s, '')",
-            [r2.table_id, r2.game_id, started, r2.started_by_id, False],
+            "VALUES (%s, %s, %s, %s, %s, 'accepted', %s, '')",
+            [r2.table_id, r2.game_id, seat, started, r2.started_by_id, False],
         )
         cursor.execute(
             "SELECT id FROM tables_offerround WHERE table_id = %s ORDER BY id DESC", [r2.table_id]
@@ -140,11 +149,17 @@ def plant_tppp_hand(day: ComplianceDay, *, minutes_after_round2: int = 5) -> int
             "INSERT INTO tables_round (table_id, game_id, number, deck, state, offer_round_id, "
             "player_dealer_id, player_dealer_seat, player_dealer_is_tppp, consecutive_count, "
             "tppps_seated, options, deal_mode, board, dealer_category, started_at, "
-            "started_by_id, void_reason) VALUES (%s, %s, 3, 'A', 'voided', %s, %s, 5, %s, 1, 1, "
-            "%s, 'card_entry', '[]', '', %s, %s, 'planted')",
+            "started_by_id, void_reason) VALUES (%s, %s, %s, 'A', 'voided', %s, %s, %s, %s, 1, "
+            "%s, %s, 'card_entry', '[]', '', %s, %s, 'planted')",
             [
-                r2.table_id, r2.game_id, offer_round_id, r2.player_dealer_id, True,
-                json.dumps(r2.options), started, r2.started_by_id,
+                r2.table_id, r2.game_id, number, offer_round_id, player.pk, seat, is_tppp,
+                1 if tppps_seated is None else tppps_seated, json.dumps(r2.options), started,
+                r2.started_by_id,
             ],
         )  # fmt: skip
-    return 3
+    return number
+
+
+def plant_tppp_hand(day: ComplianceDay, *, minutes_after_round2: int = 5) -> int:
+    """A third hand banked by the TPPP right after the TPPP's own hand (round 2)."""
+    return plant_hand(day, number=3, seat=5, minutes_after_round2=minutes_after_round2)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reports.builders import DAY, NEXT_DAY, plant_tppp_hand
+from tests.reports.builders import DAY, NEXT_DAY, plant_hand, plant_tppp_hand
 from tests.reports.helpers import generate_bytes, read_csv
 
 pytestmark = pytest.mark.django_db
@@ -101,6 +101,31 @@ def test_rotation_finds_a_violation_planted_by_raw_sql(day):
     assert [(r["hand"], r["seat"], r["tppp"], r["detail"]) for r in hands][-1] == (
         "3", "5", "true", "voided: planted"
     )  # fmt: skip
+
+
+# (planted hands: (seat, minutes after round 2, TPPPs seated)), the rule broken, its hands
+PLANTED = [
+    # After the TPPP's round 2, seat 6 banks rounds 3, 4 and 5: the third in a row.
+    ([(6, 5, 1), (6, 6, 1), (6, 7, 1)], "two consecutive hands", ["3 4 5"]),
+    ([(6, 5, 2)], "one TPPP per table", ["3"]),
+    ([(5, 5, 1)], "no TPPP twice in a row", ["2 3"]),
+    # The game opened at 19:00; at 19:45 the hands of the last 40 minutes (rounds 1 and 2
+    # at 19:10 and 19:20, and this one) had one non-TPPP player-dealer only (seat 6).
+    ([(6, 25, 1)], "40-minute rule", ["1 2 3"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("planted", "rule", "hands"), PLANTED, ids=["consecutive", "one-tppp", "tppp-twice", "window"]
+)
+def test_each_rule_finds_its_planted_violation(day, planted, rule, hands):
+    for number, (seat, minutes, tppps) in enumerate(planted, start=3):
+        plant_hand(day, number=number, seat=seat, minutes_after_round2=minutes, tppps_seated=tppps)
+    _, sections = read_csv(generate_bytes("rotation", gaming_day=DAY)[0])
+    found = [(r["rule"], r["hands"]) for r in sections["Rotation violations"]]
+    assert found == [(rule, h) for h in hands]
+    counts = {r["rule"]: int(r["violations"]) for r in sections["Rotation rule checks"]}
+    assert counts == {name: len(hands) if name == rule else 0 for name in counts}
 
 
 def test_rotation_violation_straddling_the_period_start_is_found(day):
