@@ -11,6 +11,7 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 from cardroom.gaming_day import parse_gaming_day_start
+from cardroom.shifts import parse_shifts
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -98,6 +99,8 @@ USE_TZ = True
 
 # Local time at which one gaming day ends and the next begins.
 CARDROOM_GAMING_DAY_START = parse_gaming_day_start(env.str("GAMING_DAY_START", default="06:00"))
+# Shifts of the gaming day, for the drop boxes (cardroom/shifts.py); unset: three of 8 hours.
+CARDROOM_SHIFTS = parse_shifts(env.str("CARDROOM_SHIFTS", default=""), CARDROOM_GAMING_DAY_START)
 
 # --- Static files -----------------------------------------------------------------------
 

@@ -328,6 +328,16 @@ class Round(models.Model):
     )
     ended_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.TextField(blank=True)
+    # RULEBOOK §7: the collection schedule in force when the hand started (None: no fees),
+    # and its rates frozen as the fee engine reads them.
+    fee_schedule_version = models.ForeignKey(
+        "fees.FeeScheduleVersion",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="rounds",
+    )
+    fee_schedule = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "number"]

@@ -18,6 +18,7 @@ from django.contrib.auth.models import Group, User
 
 from cardroom import clock
 from cardroom.roles import Role
+from fees.services import schedules as fee_schedules
 from tables.models import Player, Round, Table
 from tables.rules.cards import parse_card
 from tables.rules.errors import StateError
@@ -32,6 +33,48 @@ VOID_CHANCE = 0.005
 PATRON_BUY_IN = 100_000  # $1,000 in chips
 TPPP_FILL = 2_000_000  # $20,000 bankroll
 SECONDS_PER_ROUND = 100
+FEE_ROOM = 3_000  # chips kept back for the collection fees, collected before the deal
+# RULEBOOK §7: flat fees for the simulated $5-$500 tables, whole dollars (the table's chip).
+# Odd tables charge the player-dealer per betting square, even ones on total table action.
+SIM_FEES_PER_SQUARE = [
+    {
+        "wager_from_cents": 500,
+        "wager_to_cents": 2_500,
+        "player_fee_cents": 100,
+        "player_dealer_fee_cents": 100,
+    },
+    {
+        "wager_from_cents": 2_501,
+        "wager_to_cents": 10_000,
+        "player_fee_cents": 200,
+        "player_dealer_fee_cents": 100,
+    },
+    {
+        "wager_from_cents": 10_001,
+        "wager_to_cents": 50_000,
+        "player_fee_cents": 300,
+        "player_dealer_fee_cents": 200,
+    },
+]
+SIM_FEES_ON_ACTION = [
+    {
+        "wager_from_cents": 500,
+        "wager_to_cents": 2_500,
+        "player_fee_cents": 100,
+        "action_from_cents": 0,
+        "action_to_cents": 9_999,
+        "player_dealer_fee_cents": 100,
+    },
+    {
+        "wager_from_cents": 2_501,
+        "wager_to_cents": 50_000,
+        "player_fee_cents": 200,
+        "action_from_cents": 10_000,
+        "action_to_cents": 49_999,
+        "player_dealer_fee_cents": 200,
+    },
+    {"action_from_cents": 50_000, "action_to_cents": None, "player_dealer_fee_cents": 500},
+]
 
 
 @dataclass
@@ -50,6 +93,7 @@ class Simulation:
     seed: int | None = None
     start: datetime | None = None
     prefix: str = "SIM"
+    fees: bool = True  # each table gets a collection schedule (RULEBOOK §7)
     on_round: Callable[[Round], None] | None = None
     rng: random.Random = field(init=False)
     staff: User = field(init=False)
@@ -73,9 +117,10 @@ class Simulation:
         self.staff = self._staff()
         run = self._unique_run_tag()
         for index in range(1, self.tables + 1):
-            self.floor_tables.append(
-                self._set_up_table(f"{self.prefix}-{run}-{index}", with_tppp=index % 2 == 0)
-            )
+            sim = self._set_up_table(f"{self.prefix}-{run}-{index}", with_tppp=index % 2 == 0)
+            if self.fees:
+                self._file_fees(sim.table, on_action=index % 2 == 0)
+            self.floor_tables.append(sim)
 
     def _unique_run_tag(self) -> str:
         tag = 1
@@ -139,6 +184,18 @@ class Simulation:
             table_id=table.pk, first_offer_seat=self.rng.randint(1, 6), by=self.staff
         )
         return SimTable(table, seated, backliner)
+
+    def _file_fees(self, table: Table, *, on_action: bool) -> None:
+        schedule = fee_schedules.create_schedule(
+            name=f"{table.name} collection", table_id=table.pk, by=self.staff
+        )
+        fee_schedules.create_version(
+            schedule_id=schedule.pk,
+            rates=SIM_FEES_ON_ACTION if on_action else SIM_FEES_PER_SQUARE,
+            player_dealer_basis="total_table_action" if on_action else "per_betting_square",
+            note="simulated floor",
+            by=self.staff,
+        )
 
     # --- play ----------------------------------------------------------------------------
 
@@ -209,9 +266,11 @@ class Simulation:
             if hasattr(dealer, "tppp")
             else self.rng.choice((20_000, 50_000, 100_000))
         )
-        self._top_up(sim, dealer, bank)
+        self._top_up(sim, dealer, bank + FEE_ROOM)  # the bank, and the fees besides
         wagering.post_bank(
-            round_id=round_.pk, amount=min(bank, self._balance(sim, dealer)), by=self.staff
+            round_id=round_.pk,
+            amount=min(bank, self._balance(sim, dealer) - FEE_ROOM),
+            by=self.staff,
         )
         self._place_wagers(sim, round_)
         rounds.close_wagering(round_id=round_.pk, by=self.staff)
@@ -238,10 +297,10 @@ class Simulation:
             ante = self.rng.choice((500, 1_000, 2_500))
             trips = 500 if self.rng.random() < 0.5 else 0
             bad_beat = 500 if self.rng.random() < 0.2 else 0
-            self._top_up(sim, player, 6 * ante + trips + bad_beat)
+            self._top_up(sim, player, 6 * ante + trips + bad_beat + FEE_ROOM)
             bets.append(BetRequest(seat, ante, ante, trips, bad_beat))
         if sim.backliner is not None and bets and self.rng.random() < 0.2:
-            self._top_up(sim, sim.backliner, 3_000)
+            self._top_up(sim, sim.backliner, 3_000 + FEE_ROOM)
             seat = self.rng.choice(bets).seat
             bets.append(BetRequest(seat, 500, 500, backline_player_id=sim.backliner.pk))
         if bets:

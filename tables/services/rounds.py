@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from django.db import transaction
 
 from cardroom.clock import now
+from fees.services import assessment as fee_assessment
 from tables import options as table_options
 from tables.models import (
     DealMode,
@@ -34,7 +35,6 @@ from tables.rules.deck import next_deck, shuffled_deck
 from tables.rules.errors import RuleError, StateError
 from tables.rules.hands import evaluate
 from tables.rules.rotation import SeatedPlayer, consecutive_hands, ineligibility, window_shortfall
-from wagers.models import PlayerDealerBank
 from wagers.rules.resolution import dealer_qualifies, hand_result
 from wagers.services.settlement import return_round_money, settle_round_money
 from wagers.services.wagering import place_plays
@@ -98,6 +98,7 @@ def start_round(*, table_id: int, by) -> Round:
                     game, by=by, reason=GameEndReason.ROTATION_WINDOW, detail=ended, moment=moment
                 )
         if not refused and not ended:
+            fee_version_id, fee_schedule = fee_assessment.fix_schedule(table, moment)
             last = Round.objects.filter(table=table).order_by("-number").first()
             round_ = Round.objects.create(
                 table=table,
@@ -112,6 +113,8 @@ def start_round(*, table_id: int, by) -> Round:
                 consecutive_count=consecutive_hands(history, seating.player_id) + 1,
                 tppps_seated=sum(1 for s in seated if s.is_tppp),
                 options=options,
+                fee_schedule_version_id=fee_version_id,
+                fee_schedule=fee_schedule,
                 deal_mode=options["deal_mode"],
                 started_at=moment,
                 started_by=by,
@@ -178,18 +181,24 @@ def _too_many_tppps(seated, policy) -> str | None:
 
 
 def close_wagering(*, round_id: int, by) -> Round:
-    """ "No more bets": nothing is made, increased or withdrawn after this."""
+    """ "No more bets": nothing is made, increased or withdrawn after this.
+
+    The hand's collection fees are assessed and posted to the drop here, before the deal
+    (RULEBOOK §7); one read of the wagers serves both the checks and the fees.
+    """
     with transaction.atomic():
         _, round_ = lock_round(round_id)
         require_state(round_, RoundState.WAGERING, action='call "no more bets"')
-        if not PlayerDealerBank.objects.filter(round=round_).exists():
+        wagers = fee_assessment.wagers_at_close(round_)
+        if wagers.bank_account_id is None:
             raise StateError(
                 'the player-dealer has not posted the bank; it is posted before "no more bets" '
                 "(RULEBOOK §5)",
                 state=round_.state,
             )
-        if not round_.hands.exists():
+        if not wagers.bets:
             raise StateError("no seat has wagered in this round", state=round_.state)
+        fee_assessment.collect(round_, wagers, by=by)
         return _move(round_, RoundState.NO_MORE_BETS, by)
 
 
@@ -430,4 +439,5 @@ def void_round(*, round_id: int, by, reason: str) -> Round:
         )
         round_.void_reason = reason.strip()
         return_round_money(round_, by=by)
+        fee_assessment.return_fees(round_, by=by)  # a misdeal's fees go back to the payers
         return _move(round_, RoundState.VOIDED, by, fields=["void_reason"])

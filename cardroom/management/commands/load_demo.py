@@ -4,13 +4,19 @@ Idempotent: it only creates what is missing and never overwrites existing rows (
 particular it never resets a password someone has changed). Later issues grow the demo.
 """
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from cardroom import shifts
+from cardroom.clock import now
 from cardroom.roles import Role
+from fees.selectors import reconcile
+from fees.services import drop
 from tables.models import Round
 
 DEMO_ADMIN_USERNAME = "admin"
@@ -40,6 +46,35 @@ class Command(BaseCommand):
         self._demo_staff()
         if not Round.objects.exists():
             call_command("simulate", **DEMO_FLOOR, prefix="DEMO", stdout=self.stdout)
+            self._demo_drop()
+
+    def _demo_drop(self) -> None:
+        """A drop box per demo table and shift played, counted once its shift is over."""
+        supervisor = get_user_model().objects.get(username="supervisor")
+        played = Round.objects.filter(table__name__startswith="DEMO-").values_list(
+            "table_id", "started_at"
+        )
+        for table_id, day_shift in sorted(
+            {(table_id, shifts.locate(moment)) for table_id, moment in played}
+        ):
+            day, shift = day_shift
+            box = drop.register_box(
+                box_number=f"D{table_id}-{day:%Y%m%d}-{shifts.names().index(shift) + 1}",
+                table_id=table_id,
+                gaming_day=day,
+                shift=shift,
+                by=supervisor,
+            )
+            counted_at = reconcile(box).end + timedelta(minutes=30)
+            if counted_at <= now():
+                drop.enter_count(
+                    box_id=box.pk,
+                    amount_cents=reconcile(box).recorded_cents,
+                    counters=["Demo counter A", "Demo counter B"],
+                    counted_at=counted_at,
+                    by=supervisor,
+                )
+        self.stdout.write("Demo drop boxes registered and counted (fees: /api/fees/).")
 
     def _demo_staff(self) -> None:
         user_model = get_user_model()

@@ -31,8 +31,14 @@ class Command(BaseCommand):
             help="ISO time of the first round (default 2026-11-20T18:00-08:00)",
         )
         parser.add_argument("--prefix", default="SIM", help="table names start with this")
+        parser.add_argument(
+            "--no-fees",
+            dest="fees",
+            action="store_false",
+            help="tables without a collection schedule (for benchmark comparisons)",
+        )
 
-    def handle(self, *args, tables: int, rounds: int, seed, start, prefix, **options):
+    def handle(self, *args, tables: int, rounds: int, seed, start, prefix, fees, **options):
         if tables < 1 or rounds < 0:
             raise CommandError("--tables must be at least 1 and --rounds at least 0")
         begin = datetime.fromisoformat(start) if start else None
@@ -44,6 +50,7 @@ class Command(BaseCommand):
             seed=seed,
             start=begin,
             prefix=prefix,
+            fees=fees,
             on_round=lambda _round: marks.append(queries),
         )
         queries = 0

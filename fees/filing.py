@@ -1,0 +1,172 @@
+"""The collection schedule in the layout of the Bureau's Example Table, as CSV and PDF.
+
+For the game-approval application and for posting at the table (`004` Wagering Limits and
+Collection). Deterministic: the same schedules give the same bytes (the PDF is written
+with ReportLab's ``invariant`` mode, which fixes the creation date and document id), so a
+filed copy can be checked by its checksum.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import landscape, letter
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.units import inch
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from fees.models import FeeScheduleVersion
+from fees.rules.schedule import Basis
+
+COLUMNS = (
+    "Table Limit",
+    "Player Wager",
+    "Player Fee",
+    "Player-Dealer Fee Per Betting Square",
+    "OR",
+    "Player-Dealer Fee On Total Table Action",
+)
+IDENTITY = ("Table", "Schedule", "Version", "Effective")
+SQUARE_NAMES = {"ante": "Ante", "blind": "Blind", "trips": "Trips", "bad_beat": "Bad Beat"}
+WHEN_COLLECTED = (
+    'Fees are assessed when the house dealer calls "no more bets", from the wagers then on '
+    "the layout and the schedule in force when the hand started, and are collected and "
+    "dropped by the house dealer before the cards are dealt. Fees are flat amounts and never "
+    "depend on the outcome of the hand; a wager that gets no action keeps its fee."
+)
+
+
+def dollars(cents: int | None) -> str:
+    if cents is None:
+        return ""
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def span(low: int | None, high: int | None) -> str:
+    if low is None:
+        return ""
+    return f"{dollars(low)} and above" if high is None else f"{dollars(low)} - {dollars(high)}"
+
+
+@dataclass(frozen=True)
+class Filed:
+    """One schedule version to file, and the table (or limit class) it is posted at."""
+
+    label: str  # a table's name, or the limit class ("all $5-$500 tables")
+    version: FeeScheduleVersion
+
+
+def rows(version: FeeScheduleVersion) -> list[tuple[str, ...]]:
+    """The Example Table's rows for one version, rate by rate."""
+    limit = span(version.table_minimum_cents, version.table_maximum_cents)
+    per_square = version.player_dealer_basis == Basis.PER_BETTING_SQUARE
+    lines = []
+    for rate in sorted(version.rates.all(), key=lambda r: r.position):
+        action = ""
+        if not per_square and rate.action_from_cents is not None:
+            action = (
+                f"{dollars(rate.player_dealer_fee_cents)} on "
+                f"{span(rate.action_from_cents, rate.action_to_cents)}"
+            )
+        lines.append(
+            (
+                limit,
+                span(rate.wager_from_cents, rate.wager_to_cents),
+                dollars(rate.player_fee_cents),
+                dollars(rate.player_dealer_fee_cents) if per_square else "",
+                "" if per_square else "OR",
+                action,
+            )
+        )
+    return lines
+
+
+def squares_note(version: FeeScheduleVersion) -> str:
+    names = ", ".join(square_names(version.charged_squares))
+    return f"Fees are charged on each wager in these betting squares: {names}."
+
+
+def square_names(squares: Sequence[str]) -> list[str]:
+    return [SQUARE_NAMES[s] for s in SQUARE_NAMES if s in squares]
+
+
+def _identity(filed: Filed) -> tuple[str, ...]:
+    v = filed.version
+    return (filed.label, v.schedule.name, str(v.number), v.effective_at.isoformat())
+
+
+def filing_csv(filed: Sequence[Filed]) -> bytes:
+    """One CSV: identification columns, then the Example Table's columns, one line per rate."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow((*IDENTITY, *COLUMNS, "Charged Squares"))
+    for item in filed:
+        squares = " ".join(square_names(item.version.charged_squares))
+        for row in rows(item.version):
+            writer.writerow((*_identity(item), *row, squares))
+    return out.getvalue().encode("utf-8")
+
+
+def filing_pdf(filed: Sequence[Filed], *, title: str = "Collection Table") -> bytes:
+    """A PDF with one Example Table per schedule version, and when fees are collected."""
+    styles = getSampleStyleSheet()
+    cell = styles["BodyText"].clone("cell", fontSize=8, leading=10)
+    buffer = io.BytesIO()
+    document = SimpleDocTemplate(
+        buffer,
+        pagesize=landscape(letter),
+        invariant=1,  # fixed dates and id: same input, same bytes
+        title=title,
+        author="Cardroom",
+        creator="cardroom fees.filing",
+        leftMargin=0.5 * inch,
+        rightMargin=0.5 * inch,
+        topMargin=0.5 * inch,
+        bottomMargin=0.5 * inch,
+    )
+    story = [Paragraph(escape(title), styles["Title"])]
+    if not filed:
+        story.append(Paragraph("No collection schedule is on file.", styles["BodyText"]))
+    for item in filed:
+        v = item.version
+        story.append(
+            Paragraph(
+                f"{escape(item.label)}: {escape(v.schedule.name)}, version {v.number}, "
+                f"in force from {v.effective_at.isoformat()}",
+                styles["Heading2"],
+            )
+        )
+        data = [[Paragraph(c, cell) for c in COLUMNS]] + [
+            [Paragraph(escape(c), cell) for c in row] for row in rows(v)
+        ]
+        table = Table(
+            data, colWidths=[1.6 * inch, 1.6 * inch, 0.9 * inch, 1.7 * inch, 0.4 * inch, 2.8 * inch]
+        )
+        table.setStyle(
+            TableStyle(
+                [
+                    ("GRID", (0, 0), (-1, -1), 0.5, colors.black),
+                    ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ]
+            )
+        )
+        story += [table, Spacer(1, 6), Paragraph(squares_note(v), styles["BodyText"])]
+        if v.note:
+            story.append(Paragraph(escape(v.note), styles["BodyText"]))
+        story.append(Spacer(1, 12))
+    story.append(Paragraph(WHEN_COLLECTED, styles["BodyText"]))
+    story.append(
+        Paragraph(
+            "No more than five collection rates are established per table. The house never "
+            "takes a percentage of any wager, never banks and never plays.",
+            styles["BodyText"],
+        )
+    )
+    document.build(story)
+    return buffer.getvalue()

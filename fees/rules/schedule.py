@@ -1,0 +1,277 @@
+"""A collection schedule and its validation (RULEBOOK §7, `004` Wagering Limits and Collection).
+
+A schedule is at most five rows ("collection rates"). Each row is a line of the Bureau's
+Example Table: a player wager range with the player's flat fee and, for the player-dealer,
+either a flat fee per betting square (same range) or a flat fee on total table action (the
+row's own action range). Every amount is a whole number of cents: there is no way to write a
+percentage, and anything that looks like one is refused with a message saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import pairwise
+
+from tables.rules.errors import RuleError
+
+FEE_RULE = "RULEBOOK §7: flat collection fees, at most five rates per table"
+RANGE_RULE = "RULEBOOK §7: each wager falls in exactly one collection rate, within the table limits"
+PERCENT_RULE = "RULEBOOK §7: the house never takes a percentage of wagers; fees are flat amounts"
+MAX_RATES = 5
+SQUARES = ("ante", "blind", "trips", "bad_beat")  # the betting squares wagered before the deal
+
+
+class Basis(StrEnum):
+    """What the player-dealer's fee is based on (the schedule says which)."""
+
+    PER_BETTING_SQUARE = "per_betting_square"
+    TOTAL_TABLE_ACTION = "total_table_action"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """An inclusive range of cents; ``high`` None means "and above"."""
+
+    low: int
+    high: int | None
+
+    def holds(self, amount: int) -> bool:
+        return amount >= self.low and (self.high is None or amount <= self.high)
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """One row of the schedule (``position`` 1 to 5)."""
+
+    position: int
+    wager: Span | None  # the player wager range; None for an action-only row
+    player_fee: int | None
+    player_dealer_fee: int | None
+    action: Span | None = None  # total table action range (TOTAL_TABLE_ACTION only)
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    basis: Basis
+    rates: tuple[Rate, ...]
+    table_minimum: int
+    table_maximum: int
+    charged_squares: tuple[str, ...] = SQUARES
+
+    def player_rate(self, wager: int) -> Rate | None:
+        return next((r for r in self.rates if r.wager and r.wager.holds(wager)), None)
+
+    def action_rate(self, action: int) -> Rate | None:
+        return next((r for r in self.rates if r.action and r.action.holds(action)), None)
+
+
+def _cents(value, field: str, *, allow_none: bool = False) -> int | None:
+    """A whole, non-negative number of cents; refuse percentages and fractions plainly."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        if "%" in text or "percent" in text.lower():
+            raise RuleError(
+                f"{text!r} is a percentage; a fee is a flat amount in cents (e.g. 100 for $1)",
+                rule=PERCENT_RULE,
+                field=field,
+            )
+        if text.lstrip("-").isdigit():
+            value = int(text)
+    if isinstance(value, float):
+        raise RuleError(
+            f"{value!r} is not a whole number of cents; fees are flat amounts in cents, "
+            "never a rate or a fraction of a wager",
+            rule=PERCENT_RULE,
+            field=field,
+        )
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{value!r} is not a whole number of cents", rule=FEE_RULE, field=field)
+    if value < 0:
+        raise RuleError(
+            f"{value} is negative; amounts are zero or more", rule=FEE_RULE, field=field
+        )
+    return value
+
+
+def _span(low, high, field: str, *, open_ended: bool = False) -> Span:
+    lo = _cents(low, f"{field}_from_cents")
+    hi = _cents(high, f"{field}_to_cents", allow_none=open_ended)
+    if hi is not None and hi < lo:
+        raise RuleError(
+            f"the {field} range {lo}-{hi} ends before it starts", rule=RANGE_RULE, field=field
+        )
+    return Span(lo, hi)
+
+
+def _contiguous(spans: Sequence[tuple[int, Span]], what: str, field: str) -> None:
+    """Ranges in order, touching end to start (no overlap, no gap)."""
+    ordered = sorted(spans, key=lambda item: item[1].low)
+    for (_, before), (index, after) in pairwise(ordered):
+        if before.high is None or after.low <= before.high:
+            raise RuleError(
+                f"{what} ranges overlap: {before.low}-{before.high or 'up'} and "
+                f"{after.low}-{after.high or 'up'}",
+                rule=RANGE_RULE,
+                field=f"rates[{index}].{field}",
+            )
+        if after.low != before.high + 1:
+            raise RuleError(
+                f"{what} ranges leave a gap between {before.high} and {after.low} cents",
+                rule=RANGE_RULE,
+                field=f"rates[{index}].{field}",
+            )
+
+
+def build_schedule(
+    *,
+    basis: str,
+    rates: Sequence[Mapping],
+    table_minimum: int,
+    table_maximum: int,
+    charged_squares: Iterable[str] = SQUARES,
+) -> Schedule:
+    """Validate a schedule as entered and answer it, or raise RuleError naming the field.
+
+    Each rate is a mapping with ``wager_from_cents``, ``wager_to_cents``, ``player_fee_cents``,
+    ``player_dealer_fee_cents`` and, on total table action, ``action_from_cents`` and
+    ``action_to_cents`` (None: and above).
+    """
+    try:
+        basis = Basis(basis)
+    except ValueError:
+        raise RuleError(
+            f"{basis!r}: the player-dealer fee is either {Basis.PER_BETTING_SQUARE.value!r} or "
+            f"{Basis.TOTAL_TABLE_ACTION.value!r}",
+            rule=FEE_RULE,
+            field="player_dealer_basis",
+        ) from None
+    squares = tuple(charged_squares)
+    unknown = [s for s in squares if s not in SQUARES]
+    if unknown or not squares or len(set(squares)) != len(squares):
+        raise RuleError(
+            f"charged squares are one or more of {', '.join(SQUARES)}, each once",
+            rule=FEE_RULE,
+            field="charged_squares",
+        )
+    if not isinstance(rates, Sequence) or isinstance(rates, str) or not rates:
+        raise RuleError("a schedule needs at least one rate", rule=FEE_RULE, field="rates")
+    if len(rates) > MAX_RATES:
+        raise RuleError(
+            f"{len(rates)} rates: no more than five collection rates per table",
+            rule=FEE_RULE,
+            field="rates",
+        )
+    built = []
+    for index, row in enumerate(rates):
+        try:
+            built.append(_rate(index + 1, row, basis, table_minimum, table_maximum))
+        except RuleError as error:
+            raise error.with_field(f"rates[{index}]") from None
+    wagers = [(i, r.wager) for i, r in enumerate(built) if r.wager is not None]
+    _contiguous(wagers, "player wager", "wager")
+    if not wagers:
+        raise RuleError("the player wager ranges are missing", rule=RANGE_RULE, field="rates")
+    low = min(s.low for _, s in wagers)
+    high = max(s.high for _, s in wagers)
+    if low != table_minimum or high != table_maximum:
+        raise RuleError(
+            f"the player wager ranges cover {low}-{high} cents; they must cover the table "
+            f"limits {table_minimum}-{table_maximum} exactly, so every wager has one rate",
+            rule=RANGE_RULE,
+            field="rates",
+        )
+    if basis is Basis.TOTAL_TABLE_ACTION:
+        actions = [(i, r.action) for i, r in enumerate(built) if r.action is not None]
+        if not actions:
+            raise RuleError(
+                "a fee on total table action needs its action ranges",
+                rule=RANGE_RULE,
+                field="rates",
+            )
+        _contiguous(actions, "total table action", "action")
+        first = min(s.low for _, s in actions)
+        smallest_action = 2 * table_minimum  # the least a hand can hold: an Ante and a Blind
+        if first > smallest_action:
+            raise RuleError(
+                f"the total table action ranges start at {first} cents; a hand's action can be "
+                f"{smallest_action} cents, so they must start at or below it",
+                rule=RANGE_RULE,
+                field="rates",
+            )
+        if not any(s.high is None for _, s in actions):
+            raise RuleError(
+                'the last total table action range has no upper end ("and above"), so every '
+                "hand's action has a rate",
+                rule=RANGE_RULE,
+                field="rates",
+            )
+    return Schedule(basis, tuple(built), table_minimum, table_maximum, squares)
+
+
+def _rate(position: int, row: Mapping, basis: Basis, minimum: int, maximum: int) -> Rate:
+    if not isinstance(row, Mapping):
+        raise RuleError("a rate is an object of amounts in cents", rule=FEE_RULE)
+    for key, value in row.items():
+        if "percent" in str(key).lower() or "rate_pct" in str(key).lower():
+            raise RuleError(
+                f"{key!r}: a schedule has no percentages; give a flat fee in cents",
+                rule=PERCENT_RULE,
+                field=str(key),
+            )
+        if isinstance(value, str) and "%" in value:
+            _cents(value, str(key))
+    has_wager = row.get("wager_from_cents") is not None or row.get("wager_to_cents") is not None
+    wager = player_fee = None
+    if has_wager or basis is Basis.PER_BETTING_SQUARE:
+        wager = _span(row.get("wager_from_cents"), row.get("wager_to_cents"), "wager")
+        if wager.low < minimum or wager.high > maximum:
+            raise RuleError(
+                f"the player wager range {wager.low}-{wager.high} cents is outside the table "
+                f"limits {minimum}-{maximum}",
+                rule=RANGE_RULE,
+                field="wager",
+            )
+        player_fee = _cents(row.get("player_fee_cents"), "player_fee_cents")
+    elif row.get("player_fee_cents") is not None:
+        raise RuleError(
+            "a player fee needs its player wager range", rule=RANGE_RULE, field="player_fee_cents"
+        )
+    action = None
+    dealer_fee = _cents(
+        row.get("player_dealer_fee_cents"), "player_dealer_fee_cents", allow_none=True
+    )
+    if basis is Basis.PER_BETTING_SQUARE:
+        if row.get("action_from_cents") is not None or row.get("action_to_cents") is not None:
+            raise RuleError(
+                "action ranges belong to a fee on total table action; this schedule charges "
+                "the player-dealer per betting square",
+                rule=FEE_RULE,
+                field="action_from_cents",
+            )
+        if dealer_fee is None:
+            dealer_fee = 0
+    else:
+        has_action = row.get("action_from_cents") is not None
+        if has_action:
+            action = _span(
+                row.get("action_from_cents"), row.get("action_to_cents"), "action", open_ended=True
+            )
+            if dealer_fee is None:
+                raise RuleError(
+                    "an action range needs its player-dealer fee",
+                    rule=FEE_RULE,
+                    field="player_dealer_fee_cents",
+                )
+        elif dealer_fee is not None:
+            raise RuleError(
+                "a player-dealer fee on total table action needs its action range",
+                rule=RANGE_RULE,
+                field="action_from_cents",
+            )
+        if wager is None and action is None:
+            raise RuleError("an empty rate", rule=FEE_RULE)
+    return Rate(position, wager, player_fee, dealer_fee, action)

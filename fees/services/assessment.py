@@ -1,0 +1,204 @@
+"""Fees at "no more bets": assessed by the fee engine, posted to the drop (RULEBOOK §7).
+
+Called by the round services inside their transaction, under the table lock. The cost is
+fixed whatever the number of bettors: one read of the wagers (which also answers the
+round's own checks), then one batch of postings and one insert of the fee lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Subquery
+
+from fees.models import FeeLine, PayerKind
+from fees.rules.assessment import Wagered, assess, shortfalls
+from fees.rules.schedule import SQUARES
+from fees.selectors import engine_schedule, snapshot_in_force
+from tables.models import Round
+from tables.rules.errors import RuleError, StateError
+from wagers.models import Account, AccountKind, Bet, PlayerDealerBank, TransactionKind
+from wagers.services.ledger import Leg, Posting, drop_account, post_all
+
+COLLECT_RULE = 'RULEBOOK §7: fees are collected before the deal, at "no more bets"'
+LIMITS_RULE = "RULEBOOK §7: the schedule in force states the table's limits"
+
+
+def fix_schedule(table, moment) -> tuple[int | None, dict | None]:
+    """The version in force for a hand starting now, and its frozen rates (one query).
+
+    A table's own schedule filed for other limits than the table's present ones cannot
+    apply: the hand does not start until a version for the new limits is filed.
+    """
+    snapshot = snapshot_in_force(table, moment)
+    if snapshot is None:
+        return None, None
+    limits = (snapshot["table_minimum_cents"], snapshot["table_maximum_cents"])
+    if limits != (table.minimum_cents, table.maximum_cents):
+        raise StateError(
+            f"the collection schedule in force (version {snapshot['number']}) was filed for "
+            f"limits {limits[0]}-{limits[1]} cents; the table's limits are now "
+            f"{table.minimum_cents}-{table.maximum_cents}: file a new version before the next hand",
+            state="fee_schedule_mismatch",
+            rule=LIMITS_RULE,
+        )
+    return snapshot["version_id"], snapshot
+
+
+@dataclass(frozen=True)
+class WagersAtClose:
+    """What "no more bets" reads in one query: the bets, the bank and the drop."""
+
+    bets: list[dict]
+    bank_account_id: int | None
+    bank_balance: int | None
+    drop_account_id: int | None
+
+
+def wagers_at_close(round_: Round) -> WagersAtClose:
+    """Every bet of the round with its bettor's chips, plus the bank and the drop account.
+
+    One query: the bank and the drop account come as scalar subqueries on each row.
+    With no bet, the bank is read separately (only on that refusal path).
+    """
+    bank = PlayerDealerBank.objects.filter(round_id=round_.pk)
+    rows = list(
+        Bet.objects.filter(hand__round_id=round_.pk)
+        .annotate(
+            bank_account_id=Subquery(bank.values("account_id")[:1]),
+            bank_balance=Subquery(bank.values("account__balance_cents")[:1]),
+            drop_account_id=Subquery(
+                Account.objects.filter(kind=AccountKind.DROP, table_id=round_.table_id).values(
+                    "pk"
+                )[:1]
+            ),
+        )
+        .values(
+            "hand__seat",
+            "bettor",
+            "player_id",
+            "account_id",
+            "account__balance_cents",
+            *(f"{square}_cents" for square in SQUARES),
+            "bank_account_id",
+            "bank_balance",
+            "drop_account_id",
+        )
+        .order_by("hand__seat", "bettor")
+    )
+    if not rows:
+        banked = bank.values_list("account_id", "account__balance_cents").first()
+        return WagersAtClose([], *(banked or (None, None)), None)
+    first = rows[0]
+    return WagersAtClose(
+        rows, first["bank_account_id"], first["bank_balance"], first["drop_account_id"]
+    )
+
+
+def collect(round_: Round, wagers: WagersAtClose, *, by) -> list[FeeLine]:
+    """Assess the hand's fees with the schedule frozen at its start and post them to the drop.
+
+    A payer whose chips do not cover their fees stops "no more bets" (nothing is written):
+    the fee is collected before the deal, so the dealer cannot go on without it.
+    """
+    if round_.fee_schedule is None or not wagers.bets:
+        return []
+    schedule = engine_schedule(round_.fee_schedule)
+    assessment = assess(
+        schedule,
+        [
+            Wagered(
+                seat=row["hand__seat"],
+                bettor=row["bettor"],
+                payer_id=row["player_id"],
+                squares={square: row[f"{square}_cents"] for square in SQUARES},
+            )
+            for row in wagers.bets
+        ],
+        player_dealer_id=round_.player_dealer_id,
+        player_dealer_seat=round_.player_dealer_seat,
+    )
+    if not assessment.lines:
+        return []
+    accounts = {row["player_id"]: row["account_id"] for row in wagers.bets}
+    balances = {row["player_id"]: row["account__balance_cents"] for row in wagers.bets}
+    accounts[round_.player_dealer_id] = wagers.bank_account_id
+    balances[round_.player_dealer_id] = wagers.bank_balance or 0
+    short = shortfalls(assessment, balances)
+    if short:
+        seats = {row["player_id"]: row["hand__seat"] for row in wagers.bets}
+        seats[round_.player_dealer_id] = round_.player_dealer_seat
+        payer, owed, held = short[0]
+        who = "the player-dealer" if payer == round_.player_dealer_id else "the bettor"
+        raise RuleError(
+            f"seat {seats[payer]}: {who} owes {owed} cents in collection fees and has {held} "
+            "cents at the table; fees are collected before the deal: buy in or fill, or void "
+            "the hand",
+            rule=COLLECT_RULE,
+            field="fees",
+        )
+    drop_id = wagers.drop_account_id or drop_account(round_.table).pk  # once per table
+    drop = Account(pk=drop_id)
+    postings = [
+        Posting(
+            TransactionKind.FEE,
+            [
+                Leg(Account(pk=accounts[line.payer_id]), -line.amount, line.square),
+                Leg(drop, line.amount, "drop"),
+            ],
+            round_id=round_.pk,
+            memo=f"seat {line.seat} {line.payer.value} {line.square} rate {line.rate_position}",
+        )
+        for line in assessment.lines
+    ]
+    post_all(postings, by=by)
+    return FeeLine.objects.bulk_create(
+        [
+            FeeLine(
+                round_id=round_.pk,
+                order=order,
+                version_id=round_.fee_schedule_version_id,
+                payer_kind=PayerKind(line.payer.value),
+                player_id=line.payer_id,
+                account_id=accounts[line.payer_id],
+                seat=line.seat,
+                bettor=line.bettor,
+                square=line.square,
+                wager_cents=line.wager,
+                rate_position=line.rate_position,
+                amount_cents=line.amount,
+                transaction=posting.transaction,
+            )
+            for order, (line, posting) in enumerate(
+                zip(assessment.lines, postings, strict=True), start=1
+            )
+        ]
+    )
+
+
+def return_fees(round_: Round, *, by) -> None:
+    """A voided hand: each fee not already waived goes back to its payer by a reversal."""
+    lines = list(
+        FeeLine.objects.filter(round_id=round_.pk, waiver__isnull=True).values(
+            "account_id", "amount_cents", "transaction_id", "seat", "square"
+        )
+    )
+    if not lines:
+        return
+    drop = drop_account(round_.table)
+    post_all(
+        [
+            Posting(
+                TransactionKind.REVERSAL,
+                [
+                    Leg(drop, -line["amount_cents"], "drop"),
+                    Leg(Account(pk=line["account_id"]), line["amount_cents"], line["square"]),
+                ],
+                round_id=round_.pk,
+                memo=f"fee returned: round voided (seat {line['seat']} {line['square']})",
+                reverses_id=line["transaction_id"],
+            )
+            for line in lines
+        ],
+        by=by,
+    )

@@ -1,0 +1,60 @@
+"""A fee waived by a floor supervisor before the deal (RULEBOOK §7).
+
+The fee line stays as assessed; the waiver records who and why and posts a new ledger
+transaction that reverses the fee's (history is never edited).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from cardroom.clock import now
+from fees.models import FeeLine, FeeWaiver
+from tables.models import RoundState
+from tables.rules.errors import RuleError, StateError
+from tables.services.locks import lock_round
+from wagers.models import Account, TransactionKind
+from wagers.services.ledger import Leg, Posting, drop_account, post_all
+
+WAIVER_RULE = "RULEBOOK §7: a fee may be waived before the hand is dealt, recorded with who and why"
+
+
+def waive_fee(*, fee_line_id: int, reason: str, by) -> FeeWaiver:
+    if not reason or not str(reason).strip():
+        raise RuleError("say why the fee is waived", rule=WAIVER_RULE, field="reason")
+    round_id = FeeLine.objects.filter(pk=fee_line_id).values_list("round_id", flat=True).first()
+    if round_id is None:
+        raise RuleError(f"no fee line {fee_line_id}", rule=WAIVER_RULE, field="fee_line")
+    with transaction.atomic():
+        table, round_ = lock_round(round_id)  # the deal takes the same lock: one goes first
+        if round_.state != RoundState.NO_MORE_BETS:
+            raise StateError(
+                f"round {round_.number} is {round_.get_state_display().lower()}; a fee is "
+                "waived only after it is assessed and before the hand is dealt",
+                state=round_.state,
+                rule=WAIVER_RULE,
+            )
+        line = FeeLine.objects.get(pk=fee_line_id)
+        if FeeWaiver.objects.filter(fee_line=line).exists():
+            raise StateError(
+                f"fee line {line.pk} is already waived", state="waived", rule=WAIVER_RULE
+            )
+        moment = now()
+        posting = Posting(
+            TransactionKind.REVERSAL,
+            [
+                Leg(drop_account(table), -line.amount_cents, "drop"),
+                Leg(Account(pk=line.account_id), line.amount_cents, line.square),
+            ],
+            round_id=round_.pk,
+            memo=f"fee waived: seat {line.seat} {line.square}",
+            reverses_id=line.transaction_id,
+        )
+        post_all([posting], by=by, at=moment)
+        return FeeWaiver.objects.create(
+            fee_line=line,
+            reason=str(reason).strip(),
+            waived_at=moment,
+            waived_by=by,
+            reversal=posting.transaction,
+        )

@@ -1,0 +1,76 @@
+"""A waiver racing the deal, and two supervisors waiving one fee at once (PostgreSQL locks).
+
+The waiver and the deal both take the table's lock, so one goes first: a waiver that wins
+is before the deal and reverses its fee; a waiver that loses is refused with 409 because the
+hand is dealt. Either way the deal happens once and the ledger verifies.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import partial
+
+import pytest
+
+from fees.models import FeeWaiver
+from fees.selectors import fee_lines
+from fees.services import waivers
+from tables.models import RoundState
+from tables.rules.errors import StateError
+from tables.services import rounds
+from tests.fees.builders import table_schedule
+from tests.floor.test_concurrency import one_winner, race
+from tests.money.builders import Wager, money_table, play_round
+from wagers.models import Account, AccountKind
+from wagers.verification import differences
+
+pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]
+REPEATS = 6
+
+
+def _assessed_round(staff, clock):
+    mt = money_table(staff, {1: 100_000, 2: 100_000, 3: 100_000}, deal_mode="rng")
+    table_schedule(mt.table, by=staff.supervisor)
+    clock.step(seconds=1)
+    round_ = play_round(
+        mt,
+        pd_seat=1,
+        bank=50_000,
+        wagers=[Wager(2, 1_000), Wager(3, 5_000)],
+        until=RoundState.NO_MORE_BETS,
+    )
+    return mt, round_
+
+
+def test_a_waiver_racing_the_deal(staff, clock):
+    outcomes_seen = set()
+    for index in range(REPEATS):
+        mt, round_ = _assessed_round(staff, clock)
+        line = fee_lines(round_).first()
+        waive = partial(waivers.waive_fee, fee_line_id=line.pk, reason="race", by=staff.supervisor)
+        deal = partial(rounds.deal, round_id=round_.pk, by=staff.dealer, rng=random.Random(index))
+        waived, dealt = race(waive, deal)
+        assert dealt.error is None and dealt.value.state == RoundState.PREFLOP
+        drop = Account.objects.get(kind=AccountKind.DROP, table=mt.table).balance_cents
+        total = sum(x.amount_cents for x in fee_lines(round_))
+        if waived.error is None:
+            outcomes_seen.add("waived")
+            assert FeeWaiver.objects.filter(fee_line=line).exists()
+            assert drop == total - line.amount_cents
+        else:
+            outcomes_seen.add("refused")
+            assert isinstance(waived.error, StateError) and waived.error.state == "preflop"
+            assert not FeeWaiver.objects.filter(fee_line=line).exists() and drop == total
+        assert list(differences()) == []
+    assert outcomes_seen  # which side wins is up to the scheduler; both are consistent
+
+
+def test_two_supervisors_waive_one_fee_at_once(staff, clock):
+    for _ in range(REPEATS):
+        _, round_ = _assessed_round(staff, clock)
+        line = fee_lines(round_).first()
+        waive = partial(waivers.waive_fee, fee_line_id=line.pk, reason="twice", by=staff.supervisor)
+        waiver, error = one_winner(race(waive, waive), StateError)
+        assert error.state == "waived" and waiver.fee_line_id == line.pk
+        assert FeeWaiver.objects.filter(fee_line=line).count() == 1
+        assert list(differences()) == []

@@ -1,0 +1,80 @@
+"""``verify_ledger`` finds tampered fees; PostgreSQL refuses edits to fee history."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.db.utils import InternalError
+
+from fees.models import FeeLine, FeeRate
+from fees.selectors import fee_lines
+from fees.services import waivers
+from tables.models import RoundState
+from tests.fees.builders import table_schedule
+from tests.money.builders import Wager, money_table, play_round
+from tests.money.test_ledger_integrity import tamper  # noqa: F401  (fixture)
+from wagers.verification import differences
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def assessed(staff, clock):
+    mt = money_table(staff, {1: 100_000, 2: 100_000, 3: 100_000}, deal_mode="rng")
+    table_schedule(mt.table, by=staff.supervisor)
+    clock.step(seconds=1)
+    round_ = play_round(
+        mt,
+        pd_seat=1,
+        bank=50_000,
+        wagers=[Wager(2, 1_000), Wager(3, 5_000)],
+        until=RoundState.NO_MORE_BETS,
+    )
+    assert list(differences()) == []
+    return mt, round_
+
+
+def test_a_fee_line_changed_behind_the_ledger_is_found(assessed, tamper):  # noqa: F811
+    _, round_ = assessed
+    line = fee_lines(round_).first()
+    tamper(
+        "UPDATE fees_feeline SET amount_cents = amount_cents + 100 WHERE id = %s",
+        [line.pk],
+        "UPDATE fees_feeline SET amount_cents = amount_cents - 100 WHERE id = %s",
+    )
+    found = {check for check, _, _ in differences()}
+    assert found == {"fee line disagrees with its transaction", "drop differs from the fees kept"}
+
+
+def test_a_waiver_that_reverses_another_fee_is_found(assessed, tamper, staff):  # noqa: F811
+    _, round_ = assessed
+    first, second = fee_lines(round_)[:2]
+    waiver = waivers.waive_fee(fee_line_id=first.pk, reason="comp", by=staff.supervisor)
+    tamper(
+        "UPDATE fees_feewaiver SET fee_line_id = %s WHERE id = %s",
+        [second.pk, waiver.pk],
+        "UPDATE fees_feewaiver SET fee_line_id = %s WHERE id = %s",
+        [first.pk, waiver.pk],
+    )
+    assert ("fee waiver does not reverse its fee", waiver.pk, second.amount_cents) in set(
+        differences()
+    )
+
+
+@pytest.mark.requires_postgres
+def test_postgresql_refuses_to_edit_fee_history(assessed):
+    _, round_ = assessed
+    line = FeeLine.objects.filter(round=round_).first()
+    rate = FeeRate.objects.first()
+    for statement, params in [
+        ("UPDATE fees_feeline SET amount_cents = 1 WHERE id = %s", [line.pk]),
+        ("DELETE FROM fees_feeline WHERE id = %s", [line.pk]),
+        ("UPDATE fees_feerate SET player_fee_cents = 1 WHERE id = %s", [rate.pk]),
+        ("UPDATE fees_feescheduleversion SET note = 'x' WHERE id = %s", [rate.version_id]),
+    ]:
+        with (
+            pytest.raises((IntegrityError, InternalError), match="history"),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(statement, params)
