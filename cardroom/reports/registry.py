@@ -7,18 +7,20 @@ from dataclasses import dataclass
 
 from cardroom.models import ReportType
 
-from . import audit, banking, currency, rotation
+from . import audit, banking, currency, fee_filing, rotation, table_activity
 from .document import Document
 from .parameters import Period
 
 
 @dataclass(frozen=True)
 class ReportKind:
-    build: Callable[..., Document]
+    build: Callable[..., Document] | None
     formats: tuple[str, ...]  # the first is the default
     accounting: bool  # RULEBOOK §8: accounting records are kept seven years, not five
     slug: str
     daily: bool = True  # requested by the beat schedule after each gaming day closes
+    # A report with a layout of its own (the fee filing): (period, format) -> (bytes, rows).
+    render: Callable[[Period, str], tuple[bytes, int]] | None = None
 
 
 REGISTRY: dict[str, ReportKind] = {
@@ -26,6 +28,12 @@ REGISTRY: dict[str, ReportKind] = {
     ReportType.BANKING: ReportKind(banking.build, ("csv", "pdf"), True, "player-dealer-banking"),
     ReportType.AUDIT: ReportKind(audit.build, ("csv",), False, "hand-wager-audit"),
     ReportType.CURRENCY: ReportKind(currency.build, ("csv", "pdf"), False, "title31-currency-log"),
+    ReportType.TABLE_ACTIVITY: ReportKind(
+        table_activity.build, ("csv", "pdf"), True, "table-activity-drop"
+    ),
+    ReportType.FEE_FILING: ReportKind(
+        None, ("csv", "pdf"), False, "fee-schedule-filing", daily=False, render=fee_filing.render
+    ),
 }
 
 

@@ -179,6 +179,11 @@ def generate(report_type: str, parameters: dict, out) -> Generated:
     """
     period = period_of(parameters)
     is_open = period.is_open(now())
+    kind = registry.REGISTRY[report_type]
+    if kind.render is not None:
+        data, rows = kind.render(period, parameters["format"])
+        out.write(data)
+        return Generated(rows, hashlib.sha256(data).hexdigest(), len(data), is_open)
     writer = WRITERS[parameters["format"]][0]
     outermost = not connection.in_atomic_block  # inside a test's transaction: no SET
     with transaction.atomic():
