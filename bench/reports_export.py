@@ -234,6 +234,125 @@ def _without_copy(report: str) -> None:
     registry.REGISTRY[report] = replace(kind, build=build)
 
 
+def load_fees() -> None:
+    """Fees on every loaded round: each seat's Ante (rate 1: player 50, player-dealer 25),
+    posted to the table's drop (a fee transaction and its two entries per line), and a
+    drop box per table and shift of every gaming day, counted."""
+    from fees.models import DropBox, FeeRate, FeeSchedule, FeeScheduleVersion
+    from tables.models import Table
+    from wagers.models import Account, AccountKind
+
+    assert connection.vendor == "postgresql", "the bulk loader needs PostgreSQL"
+    started = time.perf_counter()
+    staff = User.objects.get(username="bench-reports")
+    tables = list(Table.objects.filter(name__startswith="BR").order_by("pk"))
+    with transaction.atomic():
+        drops = {
+            t.pk: Account.objects.get_or_create(
+                kind=AccountKind.DROP, table=t, defaults={"opened_at": START - timedelta(hours=1)}
+            )[0].pk
+            for t in tables
+        }
+        schedule = FeeSchedule.objects.create(
+            name="Bench class", class_minimum_cents=500, class_maximum_cents=50_000,
+            created_at=START - timedelta(hours=1), created_by=staff,
+        )  # fmt: skip
+        version = FeeScheduleVersion.objects.create(
+            schedule=schedule, number=1, effective_at=START - timedelta(hours=1),
+            player_dealer_basis="per_betting_square", charged_squares=["ante"],
+            table_minimum_cents=500, table_maximum_cents=50_000,
+            created_at=START - timedelta(hours=1), created_by=staff,
+        )  # fmt: skip
+        FeeRate.objects.create(
+            version=version, position=1, wager_from_cents=500, wager_to_cents=50_000,
+            player_fee_cents=50, player_dealer_fee_cents=25,
+        )  # fmt: skip
+    drop_case = " ".join(f"WHEN {table} THEN {account}" for table, account in drops.items())
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT MIN(h.id), MAX(h.id) FROM tables_hand h "
+            "JOIN tables_round r ON r.id = h.round_id WHERE r.table_id = ANY(%s)",
+            [[t.pk for t in tables]],
+        )
+        first, last = cursor.fetchone()
+        base = {name: _next_id(name) for name in ("fees_feeline", "wagers_ledgertransaction",
+                                                    "wagers_ledgerentry")}  # fmt: skip
+        for low in range(first, last + 1, 3 * CHUNK):
+            high = min(low + 3 * CHUNK, last + 1) - 1
+            ctx = {"low": low, "high": high, "first": first, "v": version.pk,
+                   "fl": base["fees_feeline"], "lt": base["wagers_ledgertransaction"],
+                   "le": base["wagers_ledgerentry"], "staff": staff.pk}  # fmt: skip
+            with transaction.atomic():
+                cursor.execute("SET LOCAL session_replication_role = replica")
+                cursor.execute(
+                    """CREATE TEMP TABLE lines ON COMMIT DROP AS
+                    SELECT (h.id - {first}) * 2 + k AS n, h.round_id, r.table_id, r.started_at,
+                        (h.seat - 1) * 2 + k + 1 AS "order", h.seat, k,
+                        CASE k WHEN 0 THEN b.player_id ELSE pdb.player_id END AS player_id,
+                        CASE k WHEN 0 THEN b.account_id ELSE pdb.account_id END AS account_id,
+                        CASE k WHEN 0 THEN 50 ELSE 25 END AS amount
+                    FROM tables_hand h JOIN tables_round r ON r.id = h.round_id
+                    JOIN wagers_bet b ON b.hand_id = h.id AND b.bettor = 0
+                    JOIN wagers_playerdealerbank pdb ON pdb.round_id = h.round_id,
+                    generate_series(0, 1) k WHERE h.id BETWEEN {low} AND {high}""".format(**ctx)
+                )
+                cursor.execute(
+                    """INSERT INTO wagers_ledgertransaction (id, kind, at, by_id, round_id,
+                    currency, memo) SELECT {lt} + n, 'fee', started_at + INTERVAL '20 seconds',
+                    {staff}, round_id, false, '' FROM lines""".format(**ctx)
+                )
+                cursor.execute(
+                    f"""INSERT INTO wagers_ledgerentry (id, transaction_id, account_id,
+                    amount_cents, label) SELECT {{le}} + n * 2 + e, {{lt}} + n,
+                    CASE e WHEN 0 THEN account_id ELSE CASE table_id {drop_case} END END,
+                    CASE e WHEN 0 THEN -amount ELSE amount END, 'ante'
+                    FROM lines, generate_series(0, 1) e""".format(**ctx)
+                )
+                cursor.execute(
+                    """INSERT INTO fees_feeline (id, round_id, "order", version_id, payer_kind,
+                    player_id, account_id, seat, bettor, square, wager_cents, rate_position,
+                    amount_cents, transaction_id) SELECT {fl} + n, round_id, "order", {v},
+                    CASE k WHEN 0 THEN 'player' ELSE 'player_dealer' END, player_id,
+                    account_id, seat, 0, 'ante', 500, 1, amount, {lt} + n FROM lines""".format(
+                        **ctx
+                    )
+                )
+            print(f"  fees of hands to {high:,} loaded ({time.perf_counter() - started:.0f} s)",
+                  flush=True)  # fmt: skip
+        for name in base:
+            _setval(cursor, name)
+    from cardroom import shifts
+    from cardroom.reports.parameters import gaming_day_of
+    from tables.models import Round
+
+    first_day = gaming_day_of(
+        Round.objects.filter(table__in=tables).earliest("started_at").started_at
+    )
+    last_day = gaming_day_of(Round.objects.filter(table__in=tables).latest("started_at").started_at)
+    boxes = []
+    day = first_day
+    while day <= last_day:
+        for shift in shifts.names():
+            boxes += [
+                DropBox(box_number=f"{t.pk}-{day:%y%m%d}-{shift[:5]}", table=t,
+                        gaming_day=day, shift=shift, registered_at=START, registered_by=staff)
+                for t in tables
+            ]  # fmt: skip
+        day += timedelta(days=1)
+    boxes = DropBox.objects.bulk_create(boxes)
+    with connection.cursor() as cursor:
+        # Each box counted at what its shift recorded, one in seven short by $1.
+        cursor.execute(
+            "INSERT INTO fees_dropcount (box_id, amount_cents, counters, counted_at, "
+            "entered_at, entered_by_id, note) SELECT b.id, 64800 - CASE WHEN b.id %% 7 = 0 "
+            "THEN 100 ELSE 0 END, '[\"A\", \"B\"]', %s, %s, %s, '' FROM fees_dropbox b "
+            "WHERE b.id = ANY(%s)",
+            [START, START, staff.pk, [box.pk for box in boxes]],
+        )
+        cursor.execute("ANALYZE")
+    print(f"fees loaded in {time.perf_counter() - started:.1f} s; {len(boxes):,} drop boxes")
+
+
 def generate(report: str, output_format: str, python_path: bool = False, days: int = 0) -> None:
     from cardroom.reports import services
     from cardroom.reports.parameters import gaming_day_of, period_of
@@ -289,6 +408,7 @@ def main() -> None:
     loading = sub.add_parser("load")
     loading.add_argument("--rounds", type=int, default=1_000_000)
     loading.add_argument("--tables", type=int, default=20)
+    sub.add_parser("load-fees")
     generating = sub.add_parser("generate")
     generating.add_argument("--report", default="audit")
     generating.add_argument("--format", default="csv")
@@ -299,6 +419,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "load":
         load(args.rounds, args.tables)
+    elif args.command == "load-fees":
+        load_fees()
     else:
         generate(args.report, args.format, args.python_path, args.days)
 
