@@ -118,7 +118,8 @@ def request_report(*, report_type: str, parameters: dict, by, scheduled: bool = 
                 return Requested(same.latest("requested_at", "id"), created=False)
             transaction.on_commit(lambda: _enqueue(report))
             return Requested(report, created=True)
-        if existing.status == ReportStatus.RUNNING and existing.lease_expires_at <= moment:
+        lease = existing.lease_expires_at
+        if existing.status == ReportStatus.RUNNING and (lease is None or lease <= moment):
             log.warning("report %s: run %s outlived its lease; re-enqueued", existing.pk,
                         existing.task_id)  # fmt: skip
             existing.status = ReportStatus.QUEUED
