@@ -213,6 +213,66 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
+# --- Compliance reports (issue 6) -------------------------------------------------------
+
+# Report files go through Django's storage API: the local media folder by default; any
+# S3-compatible store by configuration (REPORTS_STORAGE_BACKEND=storages.backends.s3.S3Storage
+# plus the AWS_* variables django-storages reads, and boto3 installed).
+MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "media")
+MEDIA_URL = "media/"
+_reports_storage_options = {}
+if env.str("REPORTS_STORAGE_BUCKET", default=""):
+    _reports_storage_options = {
+        "bucket_name": env.str("REPORTS_STORAGE_BUCKET"),
+        "endpoint_url": env.str("REPORTS_STORAGE_ENDPOINT_URL", default=None),
+        "location": env.str("REPORTS_STORAGE_LOCATION", default="reports"),
+        "file_overwrite": False,
+        "default_acl": None,
+    }
+STORAGES = {
+    "default": {
+        "BACKEND": env.str(
+            "REPORTS_STORAGE_BACKEND", default="django.core.files.storage.FileSystemStorage"
+        ),
+        "OPTIONS": _reports_storage_options,
+    },
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Years a stored report is kept (RULEBOOK §8): accounting records longer.
+REPORTS_RETENTION_YEARS = env.int("REPORTS_RETENTION_YEARS", default=5)
+REPORTS_ACCOUNTING_RETENTION_YEARS = env.int("REPORTS_ACCOUNTING_RETENTION_YEARS", default=7)
+# Task time limits (seconds). The lease of a running report is the hard limit plus a grace:
+# a run cannot outlive its hard limit, so a running row past its lease is a dead run.
+REPORTS_SOFT_TIME_LIMIT = env.int("REPORTS_SOFT_TIME_LIMIT", default=25 * 60)
+REPORTS_HARD_TIME_LIMIT = env.int("REPORTS_HARD_TIME_LIMIT", default=30 * 60)
+REPORTS_LEASE_GRACE = env.int("REPORTS_LEASE_GRACE", default=60)
+# Minutes after the gaming day closes at which the daily reports are requested.
+REPORTS_DAILY_DELAY_MINUTES = env.int("REPORTS_DAILY_DELAY_MINUTES", default=15)
+# Redis redelivers an unacknowledged task after this many seconds; kept above the hard
+# limit so a task still running is never handed to a second worker.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+
+
+def _daily_reports_schedule():
+    """Every day, REPORTS_DAILY_DELAY_MINUTES after the gaming day closes (local time)."""
+    from datetime import datetime, timedelta
+
+    from celery.schedules import crontab
+
+    closes = datetime.combine(datetime(2000, 1, 1), CARDROOM_GAMING_DAY_START)
+    at = closes + timedelta(minutes=REPORTS_DAILY_DELAY_MINUTES)
+    return crontab(hour=at.hour, minute=at.minute)
+
+
+CELERY_BEAT_SCHEDULE = {
+    "daily-compliance-reports": {
+        "task": "cardroom.tasks.request_daily_reports",
+        "schedule": _daily_reports_schedule(),
+    },
+}
+
+
 # --- Console (issue 7): static files through whitenoise ----------------------------------
 # Last in the file, so it amends whatever STORAGES the sections above define (the default
 # storage is theirs): compressed copies made by collectstatic; no manifest, so tests and

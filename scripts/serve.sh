@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Serve the app on 127.0.0.1:8000; with REDIS_URL set, also run a Celery worker beside it.
+# Serve the app on 127.0.0.1:8000; with REDIS_URL set, also run a Celery worker (and the
+# beat schedule) beside it.
 # The trap stops the worker whenever the server stops (Ctrl-C included): background jobs of
 # a non-interactive shell ignore SIGINT, so without it the worker would outlive the server.
 set -euo pipefail
@@ -18,7 +19,10 @@ trap stop_worker EXIT
 trap 'exit 130' INT TERM
 
 if [[ -n "${REDIS_URL:-}" ]]; then
-  "$PYTHON" -m celery -A cardroom worker --loglevel=info --concurrency=1 &
+  # --beat: the daily compliance reports (CELERY_BEAT_SCHEDULE) are requested by this worker;
+  # one beat per deployment, so production runs `celery beat` as its own single service.
+  "$PYTHON" -m celery -A cardroom worker --loglevel=info --concurrency=1 \
+    --beat --schedule "${TMPDIR:-/tmp}/cardroom-celerybeat-schedule" &
   worker_pid=$!
   echo "Celery worker started (pid $worker_pid)"
 else

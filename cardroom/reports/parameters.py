@@ -1,0 +1,142 @@
+"""Report parameters: validated, normalised to one shape, and keyed for deduplication.
+
+Accepted: ``gaming_day`` (one day) or ``from_day`` and ``to_day`` (inclusive gaming days),
+``table`` (a table id; absent or null means all tables) and ``format`` (``csv``/``pdf``).
+Stored normalised as ``{"format", "from_day", "to_day", "table"}`` so that the same
+request written two ways is the same request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+
+from tables.rules.errors import RuleError
+
+MAX_DAYS = 400
+PARAMETERS_RULE = "report parameters"
+KNOWN = {"gaming_day", "from_day", "to_day", "table", "format"}
+
+
+def _zone() -> ZoneInfo:
+    return ZoneInfo(settings.TIME_ZONE)
+
+
+def gaming_day_start(day: date) -> datetime:
+    """The instant gaming day ``day`` begins (local start time, e.g. 06:00 Pacific)."""
+    return datetime.combine(day, settings.CARDROOM_GAMING_DAY_START, tzinfo=_zone())
+
+
+def gaming_day_of(moment: datetime) -> date:
+    """The gaming day an instant belongs to."""
+    local = moment.astimezone(_zone())
+    day = local.date()
+    return day if local.time() >= settings.CARDROOM_GAMING_DAY_START else day - timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Period:
+    from_day: date
+    to_day: date
+    table_id: int | None
+
+    @property
+    def start(self) -> datetime:
+        return gaming_day_start(self.from_day)
+
+    @property
+    def end(self) -> datetime:
+        return gaming_day_start(self.to_day + timedelta(days=1))
+
+    def is_open(self, moment: datetime) -> bool:
+        return moment < self.end
+
+
+def _day(value, field: str) -> date:
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError:
+        raise RuleError(
+            f"{value!r} is not a date written YYYY-MM-DD", rule=PARAMETERS_RULE, field=field
+        ) from None
+
+
+def normalise(report_type: str, raw: dict, *, formats: tuple[str, ...], today: date) -> dict:
+    """Validate ``raw`` and return the normalised parameters (RuleError names the field)."""
+    from tables.models import Table
+
+    if not isinstance(raw, dict):
+        raise RuleError("parameters must be an object", rule=PARAMETERS_RULE, field="parameters")
+    unknown = sorted(set(raw) - KNOWN)
+    if unknown:
+        raise RuleError(
+            f"unknown parameter(s): {', '.join(unknown)}", rule=PARAMETERS_RULE, field=unknown[0]
+        )
+    if raw.get("gaming_day") is not None:
+        if raw.get("from_day") is not None or raw.get("to_day") is not None:
+            raise RuleError(
+                "give either gaming_day or from_day and to_day, not both",
+                rule=PARAMETERS_RULE,
+                field="gaming_day",
+            )
+        from_day = to_day = _day(raw["gaming_day"], "gaming_day")
+    else:
+        for field in ("from_day", "to_day"):
+            if raw.get(field) is None:
+                raise RuleError(
+                    "a report needs gaming_day, or from_day and to_day",
+                    rule=PARAMETERS_RULE,
+                    field=field,
+                )
+        from_day, to_day = _day(raw["from_day"], "from_day"), _day(raw["to_day"], "to_day")
+    if to_day < from_day:
+        raise RuleError("to_day is before from_day", rule=PARAMETERS_RULE, field="to_day")
+    if to_day > today:
+        raise RuleError(
+            f"gaming day {to_day.isoformat()} has not begun (current gaming day "
+            f"{today.isoformat()})",
+            rule=PARAMETERS_RULE,
+            field="to_day",
+        )
+    if (to_day - from_day).days + 1 > MAX_DAYS:
+        raise RuleError(
+            f"a report covers at most {MAX_DAYS} gaming days", rule=PARAMETERS_RULE, field="to_day"
+        )
+    table = raw.get("table")
+    if table is not None:
+        if isinstance(table, bool) or not str(table).isdigit():
+            raise RuleError("table must be a table id", rule=PARAMETERS_RULE, field="table")
+        table = int(table)
+        if not Table.objects.filter(pk=table).exists():
+            raise RuleError(f"no table with id {table}", rule=PARAMETERS_RULE, field="table")
+    output = raw.get("format") or formats[0]
+    if output not in formats:
+        raise RuleError(
+            f"this report is produced as {' or '.join(formats)}, not {output!r}",
+            rule=PARAMETERS_RULE,
+            field="format",
+        )
+    return {
+        "format": output,
+        "from_day": from_day.isoformat(),
+        "to_day": to_day.isoformat(),
+        "table": table,
+    }
+
+
+def parameters_key(parameters: dict) -> str:
+    text = json.dumps(parameters, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def period_of(parameters: dict) -> Period:
+    return Period(
+        date.fromisoformat(parameters["from_day"]),
+        date.fromisoformat(parameters["to_day"]),
+        parameters["table"],
+    )
