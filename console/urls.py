@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import fees, pages, table
+from .views import fees, pages, reports, table
 
 app_name = "console"
 
@@ -21,6 +21,9 @@ urlpatterns = [
     path("players/<int:player_id>/", pages.bankroll, name="bankroll"),
     path("audit/", pages.audit, name="audit"),
     path("fees/", fees.fee_schedules, name="fees"),
+    path("reports/", reports.reports, name="reports"),
+    path("reports/request/", reports.request_report, name="reports-request"),
+    path("reports/<int:report_id>/download/", reports.download, name="reports-download"),
     path("fees/schedules/", fees.create_schedule, name="fees-create-schedule"),
     path("fees/versions/", fees.create_version, name="fees-create-version"),
 ]
