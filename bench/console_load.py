@@ -14,7 +14,9 @@ the last (closed loop, the default) or one every ``--interval`` seconds (paced s
 
 Printed: requests per second and p50/p90/p99 latency per page and overall, and the error
 count. The load generator runs on the same machine as the server and competes with it for
-the CPU (read the figures as lower bounds). It prints figures only; it asserts nothing.
+the CPU (read the figures as lower bounds). Add ``?conn_max_age=60`` to DATABASE_URL for
+persistent database connections (django-environ reads it), as a deployment should.
+It prints figures only; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -180,6 +182,8 @@ def run(port: int, users: int, seconds: float, tables: list[int], interval: floa
     elapsed = time.monotonic() - began
     everything = samples["floor map"] + samples["table view"]
     pacing = f"one request per {interval:g} s each" if interval else "closed loop, no pause"
+    persistent = "conn_max_age" in os.environ.get("DATABASE_URL", "")
+    print(f"database connections: {'persistent' if persistent else 'one per request'}")
     print(f"{users} users ({pacing}), {seconds:.0f} s, {len(tables)} tables; errors: {len(errors)}")
     print(f"{'page':<12} {'requests':>9} {'req/s':>8} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8}")
     for name, values in [*samples.items(), ("all", everything)]:
