@@ -129,7 +129,7 @@ WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
 LOGIN_URL = "console:login"
 LOGIN_REDIRECT_URL = "console:floor"
 LOGOUT_REDIRECT_URL = "console:login"
-# Staff sessions end when the browser closes and after 12 idle hours (one long shift).
+# Staff sessions end when the browser closes, and at the latest 12 hours after sign-in.
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 SESSION_COOKIE_AGE = 12 * 60 * 60
 
