@@ -19,12 +19,18 @@ $(PYTHON):
 	$(PIP) install -r requirements-dev.txt
 	touch $@
 
-run: .venv/.installed-run
+# Front-end assets (htmx) from the npm registry, at the versions package-lock.json pins.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+run: .venv/.installed-run node_modules/.installed
 	$(PYTHON) manage.py migrate --noinput
 	$(PYTHON) manage.py load_demo
 	scripts/serve.sh
 
-test: .venv/.installed-dev
+test: .venv/.installed-dev node_modules/.installed
+	scripts/ensure_chromium.sh
 	$(PYTHON) -m ruff check .
 	$(PYTHON) manage.py makemigrations --check --dry-run
 	$(PYTHON) -m pytest
@@ -33,5 +39,5 @@ lint: .venv/.installed-dev
 	$(PYTHON) -m ruff check .
 
 clean:
-	rm -rf .venv staticfiles test-output .pytest_cache .ruff_cache .hypothesis
+	rm -rf .venv staticfiles test-output .pytest_cache .ruff_cache .hypothesis node_modules
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

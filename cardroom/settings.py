@@ -5,6 +5,7 @@ code runs on a laptop, in CI and in production. Defaults are chosen so ``make ru
 with no configuration at all; production must override SECRET_KEY and DEBUG.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -45,16 +46,24 @@ INSTALLED_APPS = [
     "tables",
     "wagers",
     "fees",
+    # --- console (issue 7) ---
+    "axes",
+    "console",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves the vendored static files (htmx, the console's CSS) in every deployment.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # --- console (issue 7): every write recorded (who, what, when); sign-in throttling ---
+    "console.middleware.AuditMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "cardroom.urls"
@@ -71,6 +80,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "console.permissions.context",
             ],
         },
     },
@@ -106,6 +116,40 @@ CARDROOM_SHIFTS = parse_shifts(env.str("CARDROOM_SHIFTS", default=""), CARDROOM_
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# --- Console (issue 7): vendored assets, sign-in, throttling ------------------------------
+
+# htmx comes from the npm registry at build time (`npm ci`, see package.json and the
+# Makefile) and is served by whitenoise from node_modules: never a CDN at run time.
+STATICFILES_DIRS = [("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist")]
+# Without a collectstatic run (development, tests) whitenoise serves from the app and
+# vendor folders directly; production runs collectstatic and turns this off.
+WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
+
+LOGIN_URL = "console:login"
+LOGIN_REDIRECT_URL = "console:floor"
+LOGOUT_REDIRECT_URL = "console:login"
+# Staff sessions end when the browser closes, and at the latest 12 hours after sign-in.
+SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+SESSION_COOKIE_AGE = 12 * 60 * 60
+
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: it refuses a locked-out username/IP before any password check.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+# Lock the username from that address: a typo at one terminal does not lock the whole floor.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "console/locked_out.html"
+# No start-up banner on stderr (management commands keep a clean stderr); every attempt is
+# still stored by axes and on the console's audit trail.
+AXES_VERBOSE = False
+# The floor map's table list is rendered at most once per this many seconds per server
+# process and shared by every viewer (0 renders it on every request); it polls every 5 s.
+CONSOLE_FLOOR_CACHE_SECONDS = env.int("CONSOLE_FLOOR_CACHE_SECONDS", default=2)
 
 # --- API --------------------------------------------------------------------------------
 
@@ -226,4 +270,15 @@ CELERY_BEAT_SCHEDULE = {
         "task": "cardroom.tasks.request_daily_reports",
         "schedule": _daily_reports_schedule(),
     },
+}
+
+
+# --- Console (issue 7): static files through whitenoise ----------------------------------
+# Last in the file, so it amends whatever STORAGES the sections above define (the default
+# storage is theirs): compressed copies made by collectstatic; no manifest, so tests and
+# `runserver` need no collectstatic step (whitenoise serves from the finders, see above).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    **globals().get("STORAGES", {}),
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }

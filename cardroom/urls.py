@@ -9,6 +9,7 @@ from rest_framework.authtoken.views import obtain_auth_token
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("admin/", admin.site.urls),
+    path("console/", include("console.urls")),
     path("api/auth/token/", obtain_auth_token, name="api-token"),
     path("api/", include("tables.urls")),
     path("api/", include("wagers.urls")),

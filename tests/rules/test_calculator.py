@@ -384,9 +384,7 @@ def test_bad_input_names_the_rule_and_the_field(change, fields, rule):
     assert error.field in str(error) and error.rule in str(error)
 
 
-@pytest.mark.parametrize(
-    "data", [[], "hand", None, 5], ids=["list", "string", "null", "number"]
-)
+@pytest.mark.parametrize("data", [[], "hand", None, 5], ids=["list", "string", "null", "number"])
 def test_the_hand_must_be_a_json_object(data):
     with pytest.raises(RuleError) as caught:
         settle_request(data)
@@ -424,9 +422,9 @@ def test_valid_variants_are_accepted(change):
     answer = settle_request(_with(change))
     lines = answer["settlement"]
     assert lines
-    assert sum(line["paid"] - line["collected"] for line in lines) + answer[
-        "player_dealer_net"
-    ] == 0
+    assert (
+        sum(line["paid"] - line["collected"] for line in lines) + answer["player_dealer_net"] == 0
+    )
 
 
 def test_backline_play_defaults_to_the_seats_multiple():

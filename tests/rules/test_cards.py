@@ -223,7 +223,8 @@ def test_clockwise_from_the_player_dealers_left(player_dealer, seats, expected):
 
 
 @pytest.mark.parametrize(
-    ("player_dealer", "seats"), [(0, [1]), (7, [1]), (3, [7]), (3, [0, 1])],
+    ("player_dealer", "seats"),
+    [(0, [1]), (7, [1]), (3, [7]), (3, [0, 1])],
     ids=["pd-0", "pd-7", "seat-7", "seat-0"],
 )
 def test_clockwise_refuses_seats_that_do_not_exist(player_dealer, seats):

@@ -245,7 +245,8 @@ def test_validate_preflop_multiples(given, expected):
 
 
 @pytest.mark.parametrize(
-    "given", [[], [2], [5], [3, 5], [1], ["4"], "34", [True], [4.0], [0]],
+    "given",
+    [[], [2], [5], [3, 5], [1], ["4"], "34", [True], [4.0], [0]],
     ids=["empty", "2", "5", "3-5", "1", "str-4", "string", "bool", "float", "zero"],
 )
 def test_validate_preflop_multiples_refuses(given):

@@ -29,12 +29,22 @@ CATEGORY_EXAMPLES = [
     ("royal-flush", "As Ks", "Qs Js Ts 2c 3d", C.ROYAL_FLUSH, "As Ks Qs Js Ts"),
     ("royal-flush-all-on-board", "2c 3d", "Ah Kh Qh Jh Th", C.ROYAL_FLUSH, "Ah Kh Qh Jh Th"),
     ("straight-flush-king-high", "Ks Qs", "Js Ts 9s 2c 3d", C.STRAIGHT_FLUSH, "Ks Qs Js Ts 9s"),
-    ("straight-flush-over-ace-straight", "9d 8d", "7d 6d 5d Ac Kh", C.STRAIGHT_FLUSH,
-     "9d 8d 7d 6d 5d"),
+    (
+        "straight-flush-over-ace-straight",
+        "9d 8d",
+        "7d 6d 5d Ac Kh",
+        C.STRAIGHT_FLUSH,
+        "9d 8d 7d 6d 5d",
+    ),
     ("steel-wheel", "As 2s", "3s 4s 5s Kd Qh", C.STRAIGHT_FLUSH, "5s 4s 3s 2s As"),
     ("four-of-a-kind", "9c 9d", "9h 9s 2c 5d Kh", C.FOUR_OF_A_KIND, "9s 9h 9d 9c Kh"),
-    ("four-of-a-kind-over-full-house", "Qc Qd", "Qh Qs 7c 7d 7h", C.FOUR_OF_A_KIND,
-     "Qs Qh Qd Qc 7h"),
+    (
+        "four-of-a-kind-over-full-house",
+        "Qc Qd",
+        "Qh Qs 7c 7d 7h",
+        C.FOUR_OF_A_KIND,
+        "Qs Qh Qd Qc 7h",
+    ),
     ("full-house", "Kc Kd", "Kh 7s 7d 2c 3h", C.FULL_HOUSE, "Kh Kd Kc 7s 7d"),
     ("full-house-from-two-trips", "8c 8d", "8h 4s 4d 4c Ah", C.FULL_HOUSE, "8h 8d 8c 4s 4d"),
     ("flush", "Ah 2h", "9h 7h 4h Kc Qd", C.FLUSH, "Ah 9h 7h 4h 2h"),
@@ -143,9 +153,7 @@ def test_sampled_category_frequencies_match_the_rulebook_counts():
     assert total == 133_784_560
     rng = random.Random(20260401)
     samples = 60_000
-    seen = Counter(
-        evaluate(rng.sample(FULL_DECK, 7)).category for _ in range(samples)
-    )
+    seen = Counter(evaluate(rng.sample(FULL_DECK, 7)).category for _ in range(samples))
     for category, reference in REFERENCE_COUNTS.items():
         p = reference / total
         expected = samples * p
@@ -262,7 +270,8 @@ def test_duplicate_cards_are_refused(codes):
 
 
 @pytest.mark.parametrize(
-    "codes", ["As Kd Qh Jc 9s 2d", "As Kd Qh Jc 9s 2d 3c 4c", "As Kd Qh Jc 9s"],
+    "codes",
+    ["As Kd Qh Jc 9s 2d", "As Kd Qh Jc 9s 2d 3c 4c", "As Kd Qh Jc 9s"],
     ids=["six", "eight", "five"],
 )
 def test_a_hand_is_exactly_seven_cards(codes):

@@ -278,7 +278,8 @@ def test_the_tables_options_choose_the_pay_table(options, scenario, kind, payout
 
 
 @pytest.mark.parametrize(
-    "scenario", ["win-vs-trips", "lose-straight-flush", "win-q"],
+    "scenario",
+    ["win-vs-trips", "lose-straight-flush", "win-q"],
     ids=["would-pay-on-dealer", "would-pay-on-player", "would-lose-anyway"],
 )
 def test_bad_beat_loses_at_a_table_without_a_bad_beat_table(scenario):

@@ -116,8 +116,14 @@ def test_ineligibility(history, candidate, policy, reason):
 @pytest.mark.parametrize(
     ("last", "named", "start"),
     [(None, 4, 4), (None, 1, 1), (3, 1, 4), (5, 1, 6), (6, 3, 1), (1, 6, 2)],
-    ids=["opening-named-4", "opening-named-1", "left-of-3", "left-of-5", "left-of-6-wraps",
-         "left-of-1"],
+    ids=[
+        "opening-named-4",
+        "opening-named-1",
+        "left-of-3",
+        "left-of-5",
+        "left-of-6-wraps",
+        "left-of-1",
+    ],
 )
 def test_offers_start_at(last, named, start):
     assert offers_start_at(last, named) == start
@@ -133,12 +139,16 @@ def test_offers_start_at(last, named, start):
         ([6, 2, 4], 2, (4, 6, 2)),
         ([3], 3, (3,)),
     ],
-    ids=["full-table-pd-3", "full-table-pd-6", "three-seats-wrap", "gap-after-last",
-         "unsorted-input", "alone"],
+    ids=[
+        "full-table-pd-3",
+        "full-table-pd-6",
+        "three-seats-wrap",
+        "gap-after-last",
+        "unsorted-input",
+        "alone",
+    ],
 )
-def test_offer_order_starts_left_of_the_last_player_dealer_who_is_asked_last(
-    seats, last, expected
-):
+def test_offer_order_starts_left_of_the_last_player_dealer_who_is_asked_last(seats, last, expected):
     order = offer_order(seats, offers_start_at(last, named_start_seat=1))
     assert order == expected
     assert order[-1] == last

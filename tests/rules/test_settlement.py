@@ -210,7 +210,11 @@ def test_backline_bettors_come_right_after_their_seats_wagers_in_both_passes():
     ]
     lines = apply_coverage(10**6, ordered).lines
     assert [line.bettor_label for line in lines][:5] == [
-        "seat", "seat", "backline-1", "backline-1", "backline-2"
+        "seat",
+        "seat",
+        "backline-1",
+        "backline-1",
+        "backline-2",
     ]
 
 
@@ -358,7 +362,8 @@ def test_settlement_line_accounting():
 
 
 @pytest.mark.parametrize(
-    "bank", [0, -1, -10_000, True, False, 1.5, 100.0, "100", None],
+    "bank",
+    [0, -1, -10_000, True, False, 1.5, 100.0, "100", None],
     ids=["zero", "minus-1", "negative", "true", "false", "float", "float-whole", "str", "none"],
 )
 def test_a_bank_that_is_not_a_positive_whole_number_of_cents_is_refused(bank):

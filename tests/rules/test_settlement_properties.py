@@ -242,8 +242,10 @@ def wager_sequences(draw):
         outcome = draw(st.sampled_from(list(Outcome)))
         stake = draw(st.integers(1, 50_000))
         payout = draw(st.integers(0, 500_000)) if outcome is Outcome.WIN else 0
-        pass_ = SettlementPass.FOLD if outcome is Outcome.LOSE and draw(st.booleans()) else (
-            SettlementPass.SHOWDOWN
+        pass_ = (
+            SettlementPass.FOLD
+            if outcome is Outcome.LOSE and draw(st.booleans())
+            else (SettlementPass.SHOWDOWN)
         )
         kind = KINDS[index % len(KINDS)]
         ordered.append(
@@ -286,7 +288,12 @@ def test_apply_coverage_invariants(ordered, bank, cut):
     for line, pending in zip(lines, ordered, strict=True):
         r = pending.resolution
         assert (line.pass_, line.seat, line.bettor, line.wager, line.stake, line.outcome) == (
-            pending.pass_, pending.seat, pending.bettor, r.kind, r.stake, r.outcome
+            pending.pass_,
+            pending.seat,
+            pending.bettor,
+            r.kind,
+            r.stake,
+            r.outcome,
         )
         if r.outcome is Outcome.LOSE:
             assert line.collected + line.returned_uncovered == r.stake

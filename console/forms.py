@@ -1,0 +1,247 @@
+"""Console forms: they parse what staff type (dollars to integer cents, card codes) and
+nothing more. Every rule is checked by the service the form's action calls; its refusal
+comes back as this form's error, naming the rule."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+
+from tables.models import Player, Table
+
+SEATS = [(n, f"Seat {n}") for n in range(1, 7)]
+
+
+class MoneyField(forms.DecimalField):
+    """Dollars and cents typed by staff, answered as integer cents (never a float)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_digits", 12)
+        kwargs.setdefault("decimal_places", 2)
+        kwargs.setdefault("min_value", Decimal("0"))
+        super().__init__(**kwargs)
+
+    def clean(self, value):
+        amount = super().clean(value)
+        if amount is None:
+            return 0
+        try:
+            return int((amount * 100).to_integral_exact())
+        except InvalidOperation:  # pragma: no cover - decimal_places already refuses this
+            raise forms.ValidationError("whole cents only") from None
+
+
+def _chip_attrs(field: forms.Field, table: Table, *, limits: bool) -> None:
+    """Let the browser refuse what the table refuses (the service checks again)."""
+    unit = Decimal(table.chip_unit_cents) / 100
+    field.widget.attrs.update({"step": str(unit), "inputmode": "decimal", "min": "0"})
+    if limits:
+        field.widget.attrs["max"] = str(Decimal(table.maximum_cents) / 100)
+        low, high = Decimal(table.minimum_cents) / 100, Decimal(table.maximum_cents) / 100
+        field.help_text = f"${low:.2f} to ${high:.2f}, in ${unit:.2f} chips"
+
+
+class RoundForm(forms.Form):
+    """An action on the round the page showed: a stale tablet cannot act on a newer round."""
+
+    round_id = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class OpenGameForm(forms.Form):
+    first_offer_seat = forms.TypedChoiceField(choices=SEATS, coerce=int)
+
+
+class CloseGameForm(forms.Form):
+    detail = forms.CharField(required=False, max_length=500, label="Why (optional)")
+
+
+class SeatForm(forms.Form):
+    seat = forms.TypedChoiceField(choices=SEATS, coerce=int)
+    player = forms.ModelChoiceField(queryset=Player.objects.none())
+
+    def __init__(self, *args, free_seats=None, players=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if free_seats is not None:
+            self.fields["seat"].choices = [(n, f"Seat {n}") for n in free_seats]
+        self.fields["player"].queryset = (
+            players if players is not None else Player.objects.order_by("name")
+        )
+        self.fields["player"].label_from_instance = lambda p: f"{p.name} ({p.player_number})"
+
+
+class UnseatForm(forms.Form):
+    seat = forms.TypedChoiceField(choices=SEATS, coerce=int)
+
+
+class ChipsForm(forms.Form):
+    player_id = forms.IntegerField(widget=forms.HiddenInput)
+    amount = MoneyField(label="Amount ($)")
+    currency = forms.BooleanField(required=False, label="cash", initial=True)
+
+    def __init__(self, *args, table=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if table is not None:
+            _chip_attrs(self.fields["amount"], table, limits=False)
+
+
+class ChipsOutForm(forms.Form):
+    """Chips back to the cage; an empty amount takes them all (and closes the session)."""
+
+    player_id = forms.IntegerField(widget=forms.HiddenInput)
+    amount = MoneyField(required=False, label="Amount ($, empty: all)")
+    currency = forms.BooleanField(required=False, label="cash", initial=True)
+
+
+class AnswerForm(forms.Form):
+    offer_id = forms.IntegerField(widget=forms.HiddenInput)
+    answer = forms.ChoiceField(choices=[("accept", "Accept"), ("decline", "Decline")])
+
+
+class BankForm(RoundForm):
+    amount = MoneyField(label="Bank W ($)")
+
+    def __init__(self, *args, table=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if table is not None:
+            _chip_attrs(self.fields["amount"], table, limits=False)
+
+
+class BetForm(RoundForm):
+    seat = forms.TypedChoiceField(choices=SEATS, coerce=int)
+    ante = MoneyField(required=False, label="Ante ($)")
+    blind = MoneyField(required=False, label="Blind ($)")
+    trips = MoneyField(required=False, label="Trips ($)")
+    bad_beat = MoneyField(required=False, label="Bad Beat ($)")
+    backline_player = forms.ModelChoiceField(
+        queryset=Player.objects.none(), required=False, label="Backline bettor"
+    )
+
+    def __init__(self, *args, table=None, backliners=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if table is not None:
+            for name in ("ante", "blind", "trips", "bad_beat"):
+                _chip_attrs(self.fields[name], table, limits=True)
+        self.fields["backline_player"].queryset = (
+            backliners if backliners is not None else Player.objects.none()
+        )
+
+
+class DealForm(RoundForm):
+    cards = forms.CharField(
+        required=False,
+        label="Cards (player-dealer first, then each seat in order)",
+        help_text="pick them below, or type codes such as Ah Kd",
+    )
+
+    def card_list(self) -> list[str]:
+        return self.cleaned_data["cards"].replace(",", " ").split()
+
+
+class RevealForm(DealForm):
+    pass
+
+
+class DecideForm(RoundForm):
+    seat = forms.IntegerField(widget=forms.HiddenInput)
+    action = forms.ChoiceField(choices=[(a, a) for a in ("check", "play", "fold")])
+    multiple = forms.IntegerField(min_value=0, max_value=4, required=False)
+
+
+class WaiveForm(forms.Form):
+    fee_line_id = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(max_length=500, label="Why is the fee waived?")
+
+
+class VoidForm(RoundForm):
+    reason = forms.CharField(max_length=500, label="Why is the round void (misdeal)?")
+    confirm = forms.BooleanField(
+        label="Yes: void this round. Nothing is resolved and every wager goes back.",
+        error_messages={"required": "tick the box to confirm the void"},
+    )
+
+
+# --- Fee schedules ----------------------------------------------------------------------------
+
+RATE_KEYS = (
+    ("wager_from_cents", "Player wager from ($)"),
+    ("wager_to_cents", "to ($)"),
+    ("player_fee_cents", "Player fee ($)"),
+    ("player_dealer_fee_cents", "Player-dealer fee ($)"),
+    ("action_from_cents", "Table action from ($)"),
+    ("action_to_cents", "to ($, empty: and above)"),
+)
+RATE_ROWS = 5  # RULEBOOK §7: no more than five collection rates per table
+
+
+class ScheduleForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    table = forms.ModelChoiceField(
+        queryset=Table.objects.order_by("name"), required=False, label="Table"
+    )
+    class_minimum = MoneyField(required=False, label="or limit class minimum ($)")
+    class_maximum = MoneyField(required=False, label="and maximum ($)")
+
+
+class VersionForm(forms.Form):
+    """A new version of a schedule: up to five rows of flat amounts, in dollars."""
+
+    schedule_id = forms.IntegerField(widget=forms.HiddenInput)
+    effective_at = forms.DateTimeField(
+        required=False,
+        label="Takes effect (empty: now)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+    )
+    player_dealer_basis = forms.ChoiceField(
+        choices=[
+            ("per_betting_square", "per betting square"),
+            ("total_table_action", "on total table action"),
+        ],
+        label="Player-dealer fee",
+    )
+    charged_squares = forms.MultipleChoiceField(
+        choices=[(s, s.replace("_", " ")) for s in ("ante", "blind", "trips", "bad_beat")],
+        initial=["ante", "blind", "trips", "bad_beat"],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label="Betting squares charged",
+    )
+    note = forms.CharField(required=False, max_length=500)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for row in range(RATE_ROWS):
+            for key, label in RATE_KEYS:
+                self.fields[f"rate{row}_{key}"] = MoneyField(required=False, label=label)
+                self.fields[f"rate{row}_{key}"].widget.attrs.update({"step": "0.01"})
+
+    def rate_rows(self):
+        """The rows as bound fields, for the template."""
+        return [[self[f"rate{row}_{key}"] for key, _ in RATE_KEYS] for row in range(RATE_ROWS)]
+
+    def rates(self) -> list[dict]:
+        """The rows typed (blank rows left out) as the fee engine's rows, in cents."""
+        rows = []
+        for row in range(RATE_ROWS):
+            raw = {key: self.data.get(f"rate{row}_{key}", "").strip() for key, _ in RATE_KEYS}
+            if not any(raw.values()):
+                continue
+            rows.append(
+                {
+                    key: (self.cleaned_data[f"rate{row}_{key}"] if raw[key] else None)
+                    for key, _ in RATE_KEYS
+                }
+            )
+        return rows
+
+    def field_for(self, service_field: str | None) -> str | None:
+        """The form field a fee-engine error names: ``rates[1].wager_to_cents`` -> row 1's."""
+        if not service_field:
+            return None
+        if service_field.startswith("rates[") and "]." in service_field:
+            index, key = service_field[len("rates[") :].split("].", 1)
+            key = {"wager": "wager_from_cents", "action": "action_from_cents"}.get(key, key)
+            name = f"rate{index}_{key}"
+            return name if name in self.fields else None
+        return service_field if service_field in self.fields else None

@@ -1,0 +1,378 @@
+"""Reads the console needs beyond ``tables.selectors`` and ``wagers.selectors``.
+
+Each composes the existing selectors and the rules core; none decides a rule itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import QuerySet
+
+from cardroom.clock import now
+from fees import selectors as fee_selectors
+from tables import options as table_options
+from tables import selectors as floor_selectors
+from tables.models import ACTIVE_ROUND_STATES, DealMode, Player, Round, RoundState, Seating, Table
+from tables.rules.cards import FULL_DECK, format_cards
+from tables.rules.decisions import DecisionRecord, legal_decisions
+from tables.rules.rotation import BankedHand, SeatedPlayer, window_shortfall
+from tables.services.rounds import STREET_OF_STATE
+from wagers import selectors as money_selectors
+from wagers.models import LedgerEntry, PlayerDealerBank
+from wagers.services.chips import open_chip_accounts
+
+from .models import StaffAction
+
+# How far ahead the floor map looks for the 40-minute rule (a setting; documented).
+WARNING_MINUTES = getattr(settings, "CONSOLE_ROTATION_WARNING_MINUTES", 10)
+# The next hand's player-dealer is unknown: assume the worst, one who adds no non-TPPP.
+_NOBODY_NEW = SeatedPlayer(seat=0, player_id=-1, is_tppp=True)
+
+
+# --- The floor map ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FloorRow:
+    table: Table
+    seated: list[Seating]
+    game_open: bool
+    game_minutes: int | None
+    round: Round | None  # the round in play
+    last_round: Round | None  # the latest round of the open game (for the player-dealer)
+    tppps: list[Seating]
+    rotation_warning: str | None
+
+
+def _banked(round_: Round) -> BankedHand:
+    return BankedHand(
+        hand_id=round_.pk,
+        game_id=round_.game_id,
+        started_at=round_.started_at,
+        seat=round_.player_dealer_seat,
+        player_id=round_.player_dealer_id,
+        is_tppp=round_.player_dealer_is_tppp,
+        tppps_seated=round_.tppps_seated,
+    )
+
+
+def rotation_warning(table: Table, game, rounds: list[Round], moment: datetime) -> str | None:
+    """The 40-minute rule's refusal a hand starting WARNING_MINUTES from now would meet
+    if no new non-TPPP player banked before it (RULEBOOK §6), or None."""
+    policy = table_options.rotation_policy(table_options.snapshot(table))
+    if policy.window is None:
+        return None
+    ahead = moment + timedelta(minutes=WARNING_MINUTES)
+    history = [_banked(r) for r in rounds if r.game_id == game.pk]
+    refusal = window_shortfall(game.opened_at, ahead, history, _NOBODY_NEW, policy)
+    if refusal is None:
+        return None
+    return f"within {WARNING_MINUTES} minutes the game ends unless another player banks: {refusal}"
+
+
+def floor_map(moment: datetime | None = None) -> list[FloorRow]:
+    """Every table at a glance, in five queries whatever the number of tables."""
+    moment = moment or now()
+    tables = list(floor_selectors.table_list().order_by("name"))
+    games = {t.pk: t.open[0] for t in tables if t.open}
+    longest = max((t.rotation_window_minutes or 0 for t in tables), default=0)
+    since = moment - timedelta(minutes=longest) + timedelta(minutes=WARNING_MINUTES)
+    recent: dict[int, list[Round]] = {}
+    if games:
+        for r in (
+            Round.objects.filter(game__in=games.values(), started_at__gt=min(since, moment))
+            .select_related("player_dealer")
+            .order_by("number")
+        ):
+            recent.setdefault(r.table_id, []).append(r)
+    rows = []
+    for table in tables:
+        game = games.get(table.pk)
+        rounds = recent.get(table.pk, [])
+        rows.append(
+            FloorRow(
+                table=table,
+                seated=table.seated,
+                game_open=game is not None,
+                game_minutes=int((moment - game.opened_at).total_seconds() // 60) if game else None,
+                round=table.in_play[0] if table.in_play else None,
+                last_round=rounds[-1] if rounds else None,
+                tppps=[s for s in table.seated if s.is_tppp],
+                rotation_warning=rotation_warning(table, game, rounds, moment) if game else None,
+            )
+        )
+    return rows
+
+
+# --- The dealer's table view --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatDecisions:
+    seat: int
+    choices: list[tuple[str, int, str]]  # (action, multiple, label)
+
+
+@dataclass
+class TableView:
+    floor: floor_selectors.TableFloor
+    round: Round | None  # the round in play, with its hands, bets and bank
+    last_round: Round | None  # the latest finished round, for its settlement
+    settlement: money_selectors.RoundSettlement | None
+    chips: dict[int, int]  # player id -> chips at this table
+    decisions: list[SeatDecisions] = field(default_factory=list)
+    fee_lines: list = field(default_factory=list)  # the round in play's, once assessed
+    fee_totals: object = None
+    last_fee_lines: list = field(default_factory=list)  # the last settled round's
+    last_fee_totals: object = None
+    schedule_in_force: object = None  # the fee schedule version a hand starting now gets
+    used_cards: list[str] = field(default_factory=list)
+    entry_needed: dict[str, int] = field(default_factory=dict)  # what card entry asks for now
+
+    @property
+    def table(self) -> Table:
+        return self.floor.table
+
+    @property
+    def free_seats(self) -> list[int]:
+        taken = {s.seat for s in self.floor.seated}
+        return [seat for seat in range(1, 7) if seat not in taken]
+
+    @property
+    def picker_owners(self) -> str:
+        """Whose card each pick of the deal is, in picker order (for the picker's labels)."""
+        if self.round is None:
+            return ""
+        owners = ["player-dealer"] * 2
+        for hand in sorted(self.round.hands.all(), key=lambda h: h.seat):
+            owners += [f"seat {hand.seat}"] * 2
+        return ",".join(owners)
+
+    @property
+    def card_entry(self) -> bool:
+        if self.round is not None:
+            return self.round.deal_mode == DealMode.CARD_ENTRY
+        return self.table.deal_mode == DealMode.CARD_ENTRY
+
+
+def _decisions(round_: Round) -> list[SeatDecisions]:
+    street = STREET_OF_STATE.get(RoundState(round_.state))
+    if street is None:
+        return []
+    multiples = round_.options["preflop_multiples"]
+    result = []
+    for hand in round_.hands.all():
+        record = DecisionRecord(
+            tuple(d.as_rule() for d in sorted(hand.decisions.all(), key=lambda d: d.id))
+        )
+        choices = [
+            (
+                d.action.value,
+                d.multiple,
+                f"Play {d.multiple}x" if d.multiple else d.action.value.title(),
+            )
+            for d in legal_decisions(record, street, multiples)
+        ]
+        result.append(SeatDecisions(hand.seat, choices))
+    return result
+
+
+def _used_cards(round_: Round) -> list[str]:
+    """Cards already on the layout of a card-entry round (the picker disables them)."""
+    used = list(round_.dealer_hole or []) + list(round_.board or [])
+    for hand in round_.hands.all():
+        used += list(hand.hole or [])
+    return used
+
+
+def _entry_needed(round_: Round) -> dict[str, int]:
+    if round_.deal_mode != DealMode.CARD_ENTRY:
+        return {}
+    if round_.state == RoundState.NO_MORE_BETS:
+        return {"deal": 2 * (len(round_.hands.all()) + 1)}
+    if round_.state == RoundState.PREFLOP:
+        return {"flop": 3}
+    if round_.state == RoundState.FLOP:
+        return {"turn_river": 2}
+    return {}
+
+
+def table_view(*, table_id: int) -> TableView:
+    floor = floor_selectors.table_floor(table_id=table_id)
+    active = floor.active_round
+    round_ = None
+    if active is not None:
+        round_ = money_selectors.round_money(floor_selectors.round_detail(round_id=active.pk))
+    last = (
+        Round.objects.filter(table_id=table_id)
+        .exclude(state__in=ACTIVE_ROUND_STATES)
+        .order_by("-number")
+        .first()
+    )
+    settlement = None
+    if last is not None and last.state == RoundState.SETTLED:
+        settlement = money_selectors.round_settlement(last.pk)
+    player_ids = {s.player_id for s in floor.seated}
+    if round_ is not None:
+        player_ids |= {b.player_id for h in round_.hands.all() for b in h.bets.all()}
+    chips = {
+        pid: account.balance_cents
+        for pid, account in open_chip_accounts(floor.table, player_ids).items()
+    }
+    view = TableView(floor, round_, last, settlement, chips)
+    if round_ is None:
+        view.schedule_in_force = fee_selectors.schedule_in_force(floor.table, now())
+    elif round_.state != RoundState.WAGERING:
+        view.fee_lines = list(fee_selectors.fee_lines(round_))
+        view.fee_totals = fee_selectors.round_fees(round_)
+    if settlement is not None:
+        view.last_fee_lines = list(fee_selectors.fee_lines(last))
+        view.last_fee_totals = fee_selectors.round_fees(last)
+    if round_ is not None:
+        view.decisions = _decisions(round_)
+        view.used_cards = _used_cards(round_) if round_.deal_mode == DealMode.CARD_ENTRY else []
+        view.entry_needed = _entry_needed(round_)
+    return view
+
+
+def players_to_seat() -> QuerySet[Player]:
+    """Players not seated at any table: the seat form's choices."""
+    seated = Seating.objects.filter(left_at__isnull=True).values("player_id")
+    return Player.objects.exclude(pk__in=seated).order_by("name")
+
+
+def backline_candidates(table: Table) -> QuerySet[Player]:
+    """Unseated players holding chips at this table: who may bet behind a seat (lazy: the
+    query runs only when the wager form is shown)."""
+    seated = Seating.objects.filter(left_at__isnull=True).values("player_id")
+    holders = Player.objects.filter(
+        accounts__table=table, accounts__closed_at__isnull=True, tppp__isnull=True
+    ).values("pk")
+    return Player.objects.filter(pk__in=holders).exclude(pk__in=seated).order_by("name")
+
+
+def all_cards() -> list[str]:
+    """The 52 card codes in a fixed order (ranks high to low within each suit) for the picker."""
+    deck = format_cards(FULL_DECK)
+    ranks = "AKQJT98765432"
+    return sorted(deck, key=lambda c: ("shdc".index(c[1]), ranks.index(c[0])))
+
+
+# --- The bankroll page --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    round: Round
+    balance: int  # the player's chips at that table after the hand was settled
+
+
+def bankroll_points(player: Player, *, last: int = 200) -> list[ChartPoint]:
+    """The player's chips after each hand they banked (newest ``last``), in two queries.
+
+    Read from the ledger: the running balance of the bank's chip account, taken at the
+    last entry of that round.
+    """
+    banks = list(
+        PlayerDealerBank.objects.filter(player=player, net_cents__isnull=False)
+        .select_related("round__table")
+        .order_by("-posted_at")[:last]
+    )
+    banks.reverse()
+    if not banks:
+        return []
+    accounts = {b.account_id for b in banks}
+    rounds = {b.round_id: b for b in banks}
+    balances: dict[int, int] = {}
+    at_round: dict[int, int] = {}
+    entries = (
+        LedgerEntry.objects.filter(account_id__in=accounts)
+        .order_by("transaction_id", "id")
+        .values_list("account_id", "amount_cents", "transaction__round_id")
+    )
+    for account_id, amount, round_id in entries:
+        balances[account_id] = balances.get(account_id, 0) + amount
+        if round_id in rounds and rounds[round_id].account_id == account_id:
+            at_round[round_id] = balances[account_id]
+    return [ChartPoint(b.round, at_round.get(b.round_id, 0)) for b in banks]
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    path: str
+    points: list[tuple[float, float, ChartPoint]]
+    top: int
+    bottom: int
+
+
+def chart(points: list[ChartPoint], *, width: int = 640, height: int = 200, pad: int = 24) -> Chart:
+    """Geometry for a server-drawn SVG line chart (integers in, floats only for pixels)."""
+    if not points:
+        return Chart(width, height, "", [], 0, 0)
+    top = max(0, *(p.balance for p in points))
+    bottom = min(0, *(p.balance for p in points))
+    span = (top - bottom) or 1
+    step = (width - 2 * pad) / max(1, len(points) - 1)
+    xy = [
+        (pad + i * step, pad + (top - p.balance) * (height - 2 * pad) / span, p)
+        for i, p in enumerate(points)
+    ]
+    path = "M" + " L".join(f"{x:.1f},{y:.1f}" for x, y, _ in xy)
+    return Chart(width, height, path, xy, top, bottom)
+
+
+# --- The audit page -----------------------------------------------------------------------
+
+
+def staff_actions(*, username: str = "", outcome: str = "", channel: str = "") -> QuerySet:
+    actions = StaffAction.objects.all()
+    if username:
+        actions = actions.filter(username__iexact=username)
+    if outcome:
+        actions = actions.filter(outcome=outcome)
+    if channel:
+        actions = actions.filter(channel=channel)
+    return actions
+
+
+# --- Fee schedules ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    version: object
+    status: str  # "in force", "past" or "scheduled"
+
+
+@dataclass(frozen=True)
+class ScheduleRow:
+    schedule: object
+    versions: list[VersionRow]
+
+
+def fee_schedules(moment: datetime | None = None) -> list[ScheduleRow]:
+    """Every schedule with its versions (newest first), each marked in force, past or
+    scheduled: the one in force is the latest that has taken effect (as the fees app's
+    ``schedule_in_force`` picks it)."""
+    moment = moment or now()
+    rows = []
+    for schedule in fee_selectors.schedules():
+        versions = list(fee_selectors.versions(schedule).select_related("created_by"))
+        taken = [v for v in versions if v.effective_at <= moment]
+        current = taken[-1] if taken else None
+        marked = [
+            VersionRow(
+                v,
+                "in force"
+                if v is current
+                else ("scheduled" if v.effective_at > moment else "past"),
+            )
+            for v in reversed(versions)
+        ]
+        rows.append(ScheduleRow(schedule, marked))
+    return rows

@@ -1,0 +1,96 @@
+// Console behaviour: keyboard shortcuts, the card picker, confirmations. No rules here:
+// the server refuses what the rules refuse; this only saves the dealer taps.
+(function () {
+  "use strict";
+
+  // Keyboard shortcuts: any element with data-key="x" is clicked when x is pressed
+  // outside a text field.
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    var target = event.target;
+    if (target && (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))) {
+      return;
+    }
+    var button = document.querySelector('[data-key="' + CSS.escape(event.key) + '"]:not(:disabled)');
+    if (button) {
+      event.preventDefault();
+      button.click();
+    }
+  });
+
+  // The card picker: each button adds its card to the form's card field once; a card on
+  // the layout or already picked is disabled, so it cannot be picked twice.
+  function setupPicker(picker) {
+    var field = document.getElementById(picker.dataset.field);
+    var slots = document.getElementById(picker.dataset.slots);
+    var limit = parseInt(picker.dataset.count, 10);
+    function picked() {
+      return field.value.trim() ? field.value.trim().split(/[\s,]+/) : [];
+    }
+    function refresh() {
+      var cards = picked();
+      picker.querySelectorAll("button[data-card]").forEach(function (button) {
+        var used = button.dataset.used === "1" || cards.indexOf(button.dataset.card) >= 0;
+        button.disabled = used || cards.length >= limit;
+        button.setAttribute("aria-pressed", cards.indexOf(button.dataset.card) >= 0);
+      });
+      if (slots) {
+        // Say whose cards each pick is: "player-dealer 2c 3d · seat 1 4h 5s ...".
+        var owners = (picker.dataset.owners || "").split(",");
+        var groups = [];
+        cards.forEach(function (c, i) {
+          var owner = owners[i] || "";
+          var last = groups[groups.length - 1];
+          if (last && last.owner === owner) last.cards.push(c);
+          else groups.push({ owner: owner, cards: [c] });
+        });
+        slots.textContent = cards.length + " of " + limit + ": " + groups.map(function (g) {
+          return (g.owner ? g.owner + " " : "") + g.cards.join(" ");
+        }).join(" · ");
+      }
+    }
+    picker.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-card]");
+      if (button) {
+        event.preventDefault();
+        var cards = picked();
+        if (cards.indexOf(button.dataset.card) < 0 && cards.length < limit) {
+          cards.push(button.dataset.card);
+          field.value = cards.join(" ");
+        }
+        refresh();
+      }
+      if (event.target.closest("button[data-undo]")) {
+        event.preventDefault();
+        var rest = picked();
+        rest.pop();
+        field.value = rest.join(" ");
+        refresh();
+      }
+    });
+    field.addEventListener("input", refresh);
+    refresh();
+  }
+
+  function setup(root) {
+    root.querySelectorAll(".picker[data-field]").forEach(setupPicker);
+    // Blind mirrors Ante until the dealer types a Blind of their own (they must be equal).
+    root.querySelectorAll("form[data-bet]").forEach(function (form) {
+      var ante = form.querySelector("[name=ante]");
+      var blind = form.querySelector("[name=blind]");
+      if (!ante || !blind) return;
+      ante.addEventListener("input", function () {
+        if (!blind.dataset.touched) blind.value = ante.value;
+      });
+      blind.addEventListener("input", function () { blind.dataset.touched = "1"; });
+    });
+  }
+
+  // Destructive forms ask again in words before they post.
+  document.addEventListener("submit", function (event) {
+    var question = event.target.dataset.confirm;
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () { setup(document); });
+})();

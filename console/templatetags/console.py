@@ -1,0 +1,35 @@
+from django import template
+
+register = template.Library()
+
+SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+
+
+@register.filter
+def dollars(cents) -> str:
+    """Integer cents as dollars, exactly: 123456 -> $1,234.56 (no float on the way)."""
+    if cents is None or cents == "":
+        return ""
+    cents = int(cents)
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 100)
+    return f"{sign}${whole:,}.{part:02d}"
+
+
+@register.filter
+def card(code) -> str:
+    """'Ah' -> 'A♥' for display (the code itself is what forms carry)."""
+    if not code or len(code) != 2:
+        return code or ""
+    rank = "10" if code[0] == "T" else code[0]
+    return f"{rank}{SUIT_SYMBOLS.get(code[1], code[1])}"
+
+
+@register.filter
+def is_red(code) -> bool:
+    return bool(code) and code[-1] in "hd"
+
+
+@register.filter
+def get(mapping, key):
+    return mapping.get(key) if mapping else None

@@ -1,0 +1,104 @@
+"""Fee schedules: the versions in force and past, and forms for a new schedule or version.
+
+Validation is the fees app's (``fees.services.schedules``); its refusals are shown on the form.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from fees.services import schedules as schedule_services
+from tables.rules.errors import RuleError, StateError
+
+from .. import forms, selectors
+from ..permissions import console_view, require
+
+
+def _page(request, *, schedule_form=None, version_form=None, failed_schedule=None, status=200):
+    context = {
+        "schedules": selectors.fee_schedules(),
+        "schedule_form": schedule_form or forms.ScheduleForm(),
+        "version_form": version_form,
+        "failed_schedule": failed_schedule,
+        "new_version_form": forms.VersionForm(),
+    }
+    return render(request, "console/fees.html", context, status=status)
+
+
+@console_view("view_floor")
+def fee_schedules(request):
+    return _page(request)
+
+
+def _refused(request, form, error, field=None) -> int:
+    if isinstance(error, RuleError):
+        text = f"{error.message} ({error.rule})"
+        form.add_error(field, text)
+        request.audit_message = text
+        return 400
+    text = error.message + (f" ({error.rule})" if error.rule else "")
+    form.add_error(None, text)
+    request.audit_message = text
+    return 409
+
+
+@require_POST
+@console_view("view_floor")
+def create_schedule(request):
+    require(request, "supervise")
+    request.audit_action = "create a fee schedule"
+    form = forms.ScheduleForm(request.POST)
+    if not form.is_valid():
+        return _page(request, schedule_form=form, status=400)
+    data = form.cleaned_data
+    request.audit_detail = str({k: getattr(v, "pk", v) for k, v in data.items()})
+    try:
+        schedule = schedule_services.create_schedule(
+            name=data["name"],
+            by=request.user,
+            table_id=data["table"].pk if data["table"] else None,
+            class_minimum_cents=data["class_minimum"] or None,
+            class_maximum_cents=data["class_maximum"] or None,
+        )
+    except (RuleError, StateError) as error:
+        field = error.field if isinstance(error, RuleError) else None
+        field = {
+            "class_minimum_cents": "class_minimum",
+            "class_maximum_cents": "class_maximum",
+        }.get(field, field)
+        status = _refused(request, form, error, field if field in form.fields else None)
+        return _page(request, schedule_form=form, status=status)
+    messages.success(request, f"schedule “{schedule.name}” created: add its first version")
+    return redirect("console:fees")
+
+
+@require_POST
+@console_view("view_floor")
+def create_version(request):
+    require(request, "supervise")
+    request.audit_action = "create a fee schedule version"
+    form = forms.VersionForm(request.POST)
+    schedule_id = request.POST.get("schedule_id")
+    if not form.is_valid():
+        return _page(request, version_form=form, failed_schedule=schedule_id, status=400)
+    data = form.cleaned_data
+    rates = form.rates()
+    request.audit_detail = str({"schedule_id": data["schedule_id"], "rates": rates})
+    try:
+        version = schedule_services.create_version(
+            schedule_id=data["schedule_id"],
+            rates=rates,
+            player_dealer_basis=data["player_dealer_basis"],
+            by=request.user,
+            effective_at=data["effective_at"],
+            charged_squares=tuple(data["charged_squares"]),
+            note=data["note"],
+        )
+    except (RuleError, StateError) as error:
+        field = form.field_for(error.field) if isinstance(error, RuleError) else None
+        status = _refused(request, form, error, field)
+        return _page(request, version_form=form, failed_schedule=schedule_id, status=status)
+    messages.success(request, f"version {version.number} of “{version.schedule.name}” filed")
+    return redirect("console:fees")

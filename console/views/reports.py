@@ -1,0 +1,126 @@
+"""Compliance reports: request any report, watch its status change, download it.
+
+The reports app does the work (``cardroom.reports.services``: one run per report type and
+parameters, a Celery worker, the file stored with its SHA-256, every download recorded).
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import FileResponse, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_POST
+
+from cardroom.models import ReportRequest, ReportType
+from cardroom.reports import selectors as report_selectors
+from cardroom.reports import services as report_services
+from tables.models import Table
+from tables.rules.errors import RuleError, StateError
+
+from ..permissions import console_view
+
+FORMATS = [("", "default"), ("csv", "CSV"), ("pdf", "PDF")]
+
+
+class ReportForm(forms.Form):
+    report_type = forms.ChoiceField(choices=ReportType.choices, label="Report")
+    gaming_day = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Gaming day"
+    )
+    from_day = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="or from"
+    )
+    to_day = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="to"
+    )
+    table = forms.ModelChoiceField(
+        queryset=Table.objects.order_by("name"), required=False, empty_label="all tables"
+    )
+    format = forms.ChoiceField(choices=FORMATS, required=False)
+
+    def parameters(self) -> dict:
+        """The reports app's parameters, only those given (it validates them)."""
+        data = self.cleaned_data
+        given = {
+            "gaming_day": data["gaming_day"],
+            "from_day": data["from_day"],
+            "to_day": data["to_day"],
+            "table": data["table"].pk if data["table"] else None,
+            "format": data["format"] or None,
+        }
+        return {
+            key: value.isoformat() if hasattr(value, "isoformat") else value
+            for key, value in given.items()
+            if value is not None
+        }
+
+
+def _reports():
+    return report_selectors.report_list()[:50]
+
+
+def _page(request, form=None, status=200):
+    context = {"form": form or ReportForm(), "reports": _reports()}
+    return render(request, "console/reports.html", context, status=status)
+
+
+@console_view("reports")
+def reports(request):
+    if request.headers.get("HX-Request"):  # the status list, polled while a report runs
+        return HttpResponse(
+            render_to_string("console/_report_rows.html", {"reports": _reports()}, request=request)
+        )
+    return _page(request)
+
+
+@require_POST
+@console_view("reports")
+def request_report(request):
+    request.audit_action = "request a report"
+    form = ReportForm(request.POST)
+    if not form.is_valid():
+        return _page(request, form, status=400)
+    parameters = form.parameters()
+    request.audit_detail = str({"report_type": form.cleaned_data["report_type"], **parameters})
+    try:
+        requested = report_services.request_report(
+            report_type=form.cleaned_data["report_type"], parameters=parameters, by=request.user
+        )
+    except RuleError as error:
+        text = f"{error.message} ({error.rule})"
+        field = error.field if error.field in form.fields else None
+        form.add_error(field, text)
+        request.audit_message = text
+        return _page(request, form, status=400)
+    report = requested.report
+    if requested.created:
+        messages.success(request, f"report {report.pk} requested: it runs in the background")
+    else:
+        messages.info(
+            request, f"the same report is already {report.get_status_display().lower()} "
+            f"(report {report.pk}); shown below"
+        )  # fmt: skip
+    return redirect("console:reports")
+
+
+@console_view("reports")
+def download(request, report_id: int):
+    request.audit_action = "download a report"
+    try:
+        report, copy = report_services.download(
+            report_id=report_id, by=request.user, remote_addr=request.META.get("REMOTE_ADDR", "")
+        )
+    except ReportRequest.DoesNotExist:
+        from django.http import Http404
+
+        raise Http404("no such report") from None
+    except StateError as error:
+        messages.error(request, error.message)
+        return redirect("console:reports")
+    response = FileResponse(
+        copy, as_attachment=True, filename=report.file_name, content_type=report.content_type
+    )
+    response["X-Content-SHA256"] = report.sha256
+    return response

@@ -1,0 +1,326 @@
+"""The dealer's table view and its actions.
+
+Each action is one form and one call of the service the API calls. A RuleError comes back
+as the form's field error naming the rule (400), a StateError as the form's error naming
+the state (409). Nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from fees import selectors as fee_selectors
+from fees.models import FeeLine
+from fees.services import waivers
+from tables.models import DealMode, Player, Round, Table
+from tables.rules.errors import RuleError, StateError
+from tables.services import button, floor, rounds
+from wagers.services import chips, wagering
+
+from .. import forms, selectors
+from ..permissions import console_view, require
+from ..templatetags.console import dollars
+
+
+@dataclass(frozen=True)
+class Action:
+    label: str  # what the audit trail and the messages call it
+    capability: str
+    form: type
+    run: Callable  # (cleaned_data, table, round, user) -> success message
+    aliases: tuple[tuple[str, str], ...] = ()  # service field prefix -> form field
+
+
+def _seat(data, table, round_, by):
+    seating = floor.seat_player(
+        table_id=table.pk, seat=data["seat"], player_id=data["player"].pk, by=by
+    )
+    return f"{seating.player.name} sits in seat {seating.seat}"
+
+
+def _unseat(data, table, round_, by):
+    seating = floor.unseat_player(table_id=table.pk, seat=data["seat"], by=by)
+    return f"{seating.player.name} left seat {seating.seat}"
+
+
+def _buy_in(data, table, round_, by):
+    chips.buy_in(
+        table_id=table.pk,
+        player_id=data["player_id"],
+        amount=data["amount"],
+        currency=data["currency"],
+        by=by,
+    )
+    return "chips bought in"
+
+
+def _fill(data, table, round_, by):
+    chips.fill(table_id=table.pk, player_id=data["player_id"], amount=data["amount"], by=by)
+    return "bankroll filled"
+
+
+def _cash_out(data, table, round_, by):
+    chips.cash_out(
+        table_id=table.pk,
+        player_id=data["player_id"],
+        amount=data["amount"] or None,
+        currency=data["currency"],
+        by=by,
+    )
+    return "chips cashed out"
+
+
+def _credit(data, table, round_, by):
+    chips.credit(
+        table_id=table.pk, player_id=data["player_id"], amount=data["amount"] or None, by=by
+    )
+    return "bankroll credited back to the cage"
+
+
+def _open_game(data, table, round_, by):
+    floor.open_game_at(table_id=table.pk, first_offer_seat=data["first_offer_seat"], by=by)
+    return f"game open; offers start at seat {data['first_offer_seat']}"
+
+
+def _close_game(data, table, round_, by):
+    floor.close_game(table_id=table.pk, by=by, detail=data["detail"])
+    return "game closed"
+
+
+def _offer(data, table, round_, by):
+    offer = button.offer_button(table_id=table.pk, by=by)
+    return f"the player-dealer position is offered to seat {offer.seat}"
+
+
+def _answer(data, table, round_, by):
+    accept = data["answer"] == "accept"
+    offer = button.answer_offer(table_id=table.pk, offer_id=data["offer_id"], accept=accept, by=by)
+    return f"seat {offer.seat} {'accepted' if accept else 'declined'} the position"
+
+
+def _keep(data, table, round_, by):
+    offer = button.keep_button(table_id=table.pk, by=by)
+    return f"seat {offer.seat} keeps the position for a second hand"
+
+
+def _start(data, table, round_, by):
+    started = rounds.start_round(table_id=table.pk, by=by)
+    return f"round {started.number} started: wagering is open"
+
+
+def _bank(data, table, round_, by):
+    wagering.post_bank(round_id=round_.pk, amount=data["amount"], by=by)
+    return "the player-dealer's bank is posted"
+
+
+def _bet(data, table, round_, by):
+    behind = data.get("backline_player")
+    wagering.place_bet(
+        round_id=round_.pk,
+        by=by,
+        seat=data["seat"],
+        ante=data["ante"],
+        blind=data["blind"],
+        trips=data["trips"],
+        bad_beat=data["bad_beat"],
+        backline_player_id=behind.pk if behind else None,
+    )
+    return f"wagers placed at seat {data['seat']}" + (" (backline)" if behind else "")
+
+
+def _no_more_bets(data, table, round_, by):
+    rounds.close_wagering(round_id=round_.pk, by=by)
+    fees = fee_selectors.round_fees(round_)
+    return f"no more bets; the hand's fees, {dollars(fees.assessed)}, are in the drop"
+
+
+def _waive(data, table, round_, by):
+    line = FeeLine.objects.filter(pk=data["fee_line_id"], round__table=table).first()
+    if line is None:
+        raise Http404("no such fee line at this table")
+    waivers.waive_fee(fee_line_id=line.pk, reason=data["reason"], by=by)
+    return f"fee of {dollars(line.amount_cents)} (seat {line.seat}, {line.square}) waived"
+
+
+def _entry(cards: list[str], round_: Round) -> dict:
+    """The typed or picked cards in picker order: the player-dealer's two, then each seat's."""
+    seats = sorted(h.seat for h in round_.hands.all())
+    hands = {str(seat): cards[2 + 2 * i : 4 + 2 * i] for i, seat in enumerate(seats)}
+    return {"player_dealer": cards[:2], "hands": hands}
+
+
+def _deal(data, table, round_, by):
+    cards = data["cards"].replace(",", " ").split()
+    manual = round_.deal_mode == DealMode.CARD_ENTRY or cards
+    rounds.deal(round_id=round_.pk, by=by, entry=_entry(cards, round_) if manual else None)
+    return "hole cards dealt"
+
+
+def _cards_or_none(data, round_):
+    cards = data["cards"].replace(",", " ").split()
+    return cards if (round_.deal_mode == DealMode.CARD_ENTRY or cards) else None
+
+
+def _flop(data, table, round_, by):
+    rounds.reveal_flop(round_id=round_.pk, by=by, cards=_cards_or_none(data, round_))
+    return "the flop is shown"
+
+
+def _turn_river(data, table, round_, by):
+    rounds.reveal_turn_and_river(round_id=round_.pk, by=by, cards=_cards_or_none(data, round_))
+    return "the turn and river are shown"
+
+
+def _decide(data, table, round_, by):
+    rounds.decide(
+        round_id=round_.pk,
+        seat=data["seat"],
+        action=data["action"],
+        multiple=data["multiple"] or 0,
+        by=by,
+    )
+    what = f"play {data['multiple']}x" if data["action"] == "play" else data["action"]
+    return f"seat {data['seat']}: {what}"
+
+
+def _showdown(data, table, round_, by):
+    rounds.showdown(round_id=round_.pk, by=by)
+    return "showdown"
+
+
+def _settle(data, table, round_, by):
+    rounds.settle(round_id=round_.pk, by=by)
+    return f"round {round_.number} settled"
+
+
+def _void(data, table, round_, by):
+    rounds.void_round(round_id=round_.pk, by=by, reason=data["reason"])
+    return f"round {round_.number} is void; every wager is returned"
+
+
+RUN, SUPERVISE = "run_table", "supervise"
+CARD_FIELDS = (("hands", "cards"), ("player_dealer", "cards"))
+ACTIONS: dict[str, Action] = {
+    "open_game": Action("open the game", SUPERVISE, forms.OpenGameForm, _open_game),
+    "close_game": Action("close the game", SUPERVISE, forms.CloseGameForm, _close_game),
+    "seat": Action("seat a player", RUN, forms.SeatForm, _seat),
+    "unseat": Action("unseat a player", RUN, forms.UnseatForm, _unseat),
+    "buy_in": Action("buy in", RUN, forms.ChipsForm, _buy_in),
+    "fill": Action("fill a bankroll", RUN, forms.ChipsForm, _fill),
+    "cash_out": Action("cash out", RUN, forms.ChipsOutForm, _cash_out),
+    "credit": Action("credit a bankroll", RUN, forms.ChipsOutForm, _credit),
+    "offer": Action("offer the button", RUN, forms.forms.Form, _offer),
+    "answer": Action("answer the offer", RUN, forms.AnswerForm, _answer),
+    "keep": Action("keep the button", RUN, forms.forms.Form, _keep),
+    "start_round": Action("start the round", RUN, forms.forms.Form, _start),
+    "bank": Action("post the bank", RUN, forms.BankForm, _bank),
+    "bet": Action("place wagers", RUN, forms.BetForm, _bet),
+    "no_more_bets": Action('call "no more bets"', RUN, forms.RoundForm, _no_more_bets),
+    "deal": Action("deal", RUN, forms.DealForm, _deal, CARD_FIELDS),
+    "decide": Action("record a decision", RUN, forms.DecideForm, _decide),
+    "flop": Action("show the flop", RUN, forms.RevealForm, _flop),
+    "turn_river": Action("show the turn and river", RUN, forms.RevealForm, _turn_river),
+    "showdown": Action("showdown", RUN, forms.RoundForm, _showdown),
+    "settle": Action("settle", RUN, forms.RoundForm, _settle),
+    "void": Action("void the round", SUPERVISE, forms.VoidForm, _void),
+    "waive": Action("waive a fee", SUPERVISE, forms.WaiveForm, _waive),
+}
+
+
+def _make_form(name: str, view: selectors.TableView, data=None):
+    form_class = ACTIONS[name].form
+    kwargs = {}
+    if form_class is forms.SeatForm:
+        # The page offers the free seats and unseated players; a posted form accepts any
+        # seat and player, so the service's own refusal (seat taken, seated elsewhere) shows.
+        if data is None:
+            kwargs = {"free_seats": view.free_seats, "players": selectors.players_to_seat()}
+    elif form_class in (forms.ChipsForm, forms.BankForm):
+        kwargs = {"table": view.table}
+    elif form_class is forms.BetForm:
+        # As for seating: the page lists the likely bettors; the service judges any player.
+        behind = selectors.backline_candidates(view.table) if data is None else Player.objects.all()
+        kwargs = {"table": view.table, "backliners": behind}
+    initial = {"round_id": view.round.pk} if view.round is not None else None
+    return form_class(data, initial=initial, **kwargs)
+
+
+def _render(request, view: selectors.TableView, bound=None, failed: str = "", status=200):
+    page_forms = {name: _make_form(name, view) for name in ACTIONS}
+    if bound is not None:
+        page_forms[failed] = bound
+    context = {
+        "view": view,
+        "forms": page_forms,
+        "failed": failed,
+        "all_cards": selectors.all_cards(),
+    }
+    return render(request, "console/table.html", context, status=status)
+
+
+@console_view("view_floor")
+def table(request, table_id: int):
+    try:
+        view = selectors.table_view(table_id=table_id)
+    except Table.DoesNotExist:
+        raise Http404("no such table") from None
+    return _render(request, view)
+
+
+def _field_for(error: RuleError, form, aliases) -> str | None:
+    name = error.field or ""
+    for prefix, target in aliases:
+        if name == prefix or name.startswith(prefix + "."):
+            return target
+    return name if name in form.fields else None
+
+
+@require_POST
+@console_view("view_floor")
+def table_action(request, table_id: int, action: str):
+    if action not in ACTIONS:
+        raise Http404("no such action")
+    spec = ACTIONS[action]
+    require(request, spec.capability)
+    request.audit_action = spec.label
+    table_ = get_object_or_404(Table, pk=table_id)
+    view = selectors.table_view(table_id=table_id)
+    form = _make_form(action, view, request.POST)
+    if not form.is_valid():
+        request.audit_message = json.dumps(form.errors.get_json_data())
+        return _render(request, view, form, action, status=400)
+    data = form.cleaned_data
+    request.audit_detail = json.dumps(
+        {k: getattr(v, "pk", v) for k, v in data.items()}, default=str, sort_keys=True
+    )
+    round_ = None
+    if "round_id" in data:
+        round_ = get_object_or_404(Round, pk=data["round_id"], table=table_)
+    try:
+        done = spec.run(data, table_, round_, request.user)
+    except RuleError as error:
+        text = f"{error.message} ({error.rule})"
+        form.add_error(_field_for(error, form, spec.aliases), text)
+        request.audit_message = text
+        status = 400
+    except StateError as error:
+        text = error.message + (f" ({error.rule})" if error.rule else "")
+        form.add_error(None, text)
+        request.audit_message = text
+        status = 409
+    except ObjectDoesNotExist as error:
+        raise Http404(str(error)) from None
+    else:
+        messages.success(request, done)
+        return redirect(reverse("console:table", args=[table_id]))
+    # The refusal may itself have changed the floor (an exhausted offer round is kept).
+    return _render(request, selectors.table_view(table_id=table_id), form, action, status)

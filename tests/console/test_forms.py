@@ -1,0 +1,398 @@
+"""Each console form: bad input is refused on the page, a broken rule is named, a wrong state
+answers 409; nothing changes when refused. Table-driven where the forms are alike."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tables.models import Game, OfferRound, OfferRoundStatus, Round, RoundState, Seating
+from tests.money.builders import PLAY_RIVER, Cards, Wager, play_round
+from wagers.models import Bet, PlayerDealerBank
+
+pytestmark = pytest.mark.django_db
+
+
+def act(client, table, action, data=None):
+    return client.post(reverse("console:table-action", args=[table.pk, action]), data or {})
+
+
+def wagering(card_table):
+    return play_round(card_table, pd_seat=2, bank=10_000, wagers=[], until=RoundState.WAGERING)
+
+
+# --- Table and seats ------------------------------------------------------------------------
+
+
+def test_open_game_refuses_a_seat_that_does_not_exist(as_user, card_table):
+    Game.objects.filter(table=card_table.table).update(ended_at="2026-01-01T00:00Z")
+    response = act(as_user("supervisor"), card_table.table, "open_game", {"first_offer_seat": 7})
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+
+
+def test_open_game_twice_is_a_state_error(as_user, card_table):
+    response = act(as_user("supervisor"), card_table.table, "open_game", {"first_offer_seat": 1})
+    assert response.status_code == 409
+    assert "a game is already open" in response.content.decode()
+
+
+def test_close_game_then_close_again(as_user, card_table):
+    client = as_user("supervisor")
+    assert (
+        act(client, card_table.table, "close_game", {"detail": "end of shift"}).status_code == 302
+    )
+    response = act(client, card_table.table, "close_game")
+    assert response.status_code == 409
+    assert "no game is open" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("data", "status", "text"),
+    [
+        ({"seat": 1}, 400, "seat 1 is taken"),  # the service's rule, named
+        ({"seat": 5}, 400, "This field is required"),  # no player chosen
+        ({"seat": 9}, 400, "Select a valid choice"),
+    ],
+)
+def test_seat_form_errors(as_user, card_table, data, status, text):
+    from tests.money.builders import make_player
+
+    player = make_player()
+    data = {"player": player.pk, **data} if data.get("seat") != 5 else data
+    response = act(as_user("dealer"), card_table.table, "seat", data)
+    assert response.status_code == status
+    body = response.content.decode()
+    assert text in body
+    if "taken" in text:
+        assert "RULEBOOK §3: six seats, one player per seat" in body
+    assert not Seating.objects.filter(player=player).exists()
+
+
+def test_seating_a_player_seated_elsewhere_names_the_rule(as_user, card_table, staff):
+    from tests.money.builders import money_table
+
+    other = money_table(staff, {1: 0})
+    response = act(
+        as_user("dealer"), card_table.table, "seat", {"seat": 5, "player": other.seated[1].pk}
+    )
+    assert response.status_code == 400
+    assert "is already seated at" in response.content.decode()
+
+
+def test_unseat_an_empty_seat(as_user, card_table):
+    response = act(as_user("dealer"), card_table.table, "unseat", {"seat": 6})
+    assert response.status_code == 400
+    assert "seat 6 is empty" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("action", "amount", "text"),
+    [
+        ("buy_in", "0.50", "multiple of the table&#x27;s 100-cent chip"),
+        ("buy_in", "0", "positive whole number of cents"),
+        ("buy_in", "-5", "greater than or equal to 0"),
+        ("buy_in", "1.005", "no more than 2 decimal places"),
+        ("fill", "100", "a patron buys in"),
+    ],
+)
+def test_chips_form_errors(as_user, card_table, action, amount, text):
+    player = card_table.seated[1]
+    before = card_table.chips(player)
+    response = act(
+        as_user("dealer"),
+        card_table.table,
+        action,
+        {"player_id": player.pk, "amount": amount, "currency": "on"},
+    )
+    assert response.status_code == 400
+    assert text in response.content.decode()
+    assert card_table.chips(player) == before
+
+
+def test_buy_in_in_dollars_lands_as_exact_cents(as_user, card_table):
+    player = card_table.seated[1]
+    before = card_table.chips(player)
+    response = act(
+        as_user("dealer"), card_table.table, "buy_in", {"player_id": player.pk, "amount": "123.00"}
+    )
+    assert response.status_code == 302
+    assert card_table.chips(player) == before + 12_300
+
+
+# --- The button -----------------------------------------------------------------------------
+
+
+def test_no_one_accepts_then_no_round_can_start_and_the_page_says_why(as_user, card_table):
+    client = as_user("dealer")
+    for _ in range(4):
+        offer = act(client, card_table.table, "offer")
+        assert offer.status_code == 302
+        pending = OfferRound.objects.get(table=card_table.table).offers.get(answer="pending")
+        act(client, card_table.table, "answer", {"offer_id": pending.pk, "answer": "decline"})
+    response = act(client, card_table.table, "offer")
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert "no eligible seated player accepted the player-dealer position" in body
+    assert "RULEBOOK §6" in body
+    assert OfferRound.objects.get(table=card_table.table).status == OfferRoundStatus.EXHAUSTED
+    response = act(client, card_table.table, "start_round")
+    assert response.status_code == 409
+    page = client.get(reverse("console:table", args=[card_table.table.pk])).content.decode()
+    assert "a new offer round is needed" in page
+
+
+def test_answering_an_unknown_offer_is_404(as_user, card_table):
+    response = act(
+        as_user("dealer"), card_table.table, "answer", {"offer_id": 999, "answer": "accept"}
+    )
+    assert response.status_code == 404
+
+
+def test_answer_form_needs_accept_or_decline(as_user, card_table):
+    response = act(
+        as_user("dealer"), card_table.table, "answer", {"offer_id": 1, "answer": "maybe"}
+    )
+    assert response.status_code == 400
+
+
+def test_start_round_without_an_acceptance(as_user, card_table):
+    response = act(as_user("dealer"), card_table.table, "start_round")
+    assert response.status_code == 409
+    assert "no one has accepted the player-dealer position" in response.content.decode()
+    assert not Round.objects.filter(table=card_table.table).exists()
+
+
+# --- The round ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("amount", "status", "text"),
+    [
+        ("0.5", 400, "the bank must be a multiple of the table&#x27;s chip"),
+        ("", 400, "This field is required"),
+        ("100000", 400, "more than"),  # more than the player's chips
+    ],
+)
+def test_bank_form_errors(as_user, card_table, amount, status, text):
+    from tables.services import rounds
+    from tests.money.builders import give_button
+
+    give_button(card_table, 2)
+    round_ = rounds.start_round(table_id=card_table.table.pk, by=card_table.staff.dealer)
+    response = act(
+        as_user("dealer"), card_table.table, "bank", {"round_id": round_.pk, "amount": amount}
+    )
+    assert response.status_code == status
+    assert text in response.content.decode()
+    assert not PlayerDealerBank.objects.filter(round=round_).exists()
+
+
+@pytest.mark.parametrize(
+    ("data", "text", "rule"),
+    [
+        ({"ante": "10", "blind": "5"}, "must be equal", "RULEBOOK §3: Ante and Blind, equal"),
+        ({"ante": "1", "blind": "1"}, "below the table minimum", "table minimum and maximum"),
+        ({"ante": "600", "blind": "600"}, "above the table maximum", "table minimum and maximum"),
+        ({"ante": "10.50", "blind": "10.50"}, "not a multiple of the table", "table&#x27;s chips"),
+        ({"trips": "10"}, "Ante and Blind are both required", "RULEBOOK §3"),
+    ],
+)
+def test_bet_form_names_the_rule_it_breaks(as_user, card_table, data, text, rule):
+    round_ = wagering(card_table)
+    response = act(
+        as_user("dealer"), card_table.table, "bet", {"round_id": round_.pk, "seat": 1, **data}
+    )
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert text in body
+    assert rule in body
+    assert not Bet.objects.filter(hand__round=round_).exists()
+
+
+def test_bet_inputs_carry_the_tables_limits(as_user, card_table):
+    wagering(card_table)
+    body = (
+        as_user("dealer").get(reverse("console:table", args=[card_table.table.pk])).content.decode()
+    )
+    assert 'name="ante"' in body
+    assert 'step="1"' in body and 'max="500"' in body
+
+
+def test_a_wager_after_no_more_bets_is_a_state_error(as_user, card_table):
+    round_ = play_round(
+        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.NO_MORE_BETS
+    )
+    response = act(
+        as_user("dealer"),
+        card_table.table,
+        "bet",
+        {"round_id": round_.pk, "seat": 3, "ante": "10", "blind": "10"},
+    )
+    assert response.status_code == 409
+    assert "cannot place wagers" in response.content.decode()
+
+
+def test_no_more_bets_before_the_bank(as_user, card_table):
+    from tables.services import rounds
+    from tests.money.builders import give_button
+
+    give_button(card_table, 2)
+    round_ = rounds.start_round(table_id=card_table.table.pk, by=card_table.staff.dealer)
+    response = act(as_user("dealer"), card_table.table, "no_more_bets", {"round_id": round_.pk})
+    assert response.status_code == 409
+    assert "has not posted the bank" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("cards", "text"),
+    [
+        ("Ah Kd 2c 2c", "twice"),  # a card twice
+        ("Ah Kd 2c", "expected 2 cards, got 1"),  # too few
+        ("Ah Kd 2c Zz", "not a card"),
+    ],
+)
+def test_deal_card_entry_errors(as_user, card_table, cards, text):
+    round_ = play_round(
+        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.NO_MORE_BETS
+    )
+    response = act(
+        as_user("dealer"), card_table.table, "deal", {"round_id": round_.pk, "cards": cards}
+    )
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "RULEBOOK" in body
+    assert text in body
+    assert Round.objects.get(pk=round_.pk).state == RoundState.NO_MORE_BETS
+
+
+def test_deal_with_the_picker_then_the_legal_decisions_only(as_user, card_table):
+    round_ = play_round(
+        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.NO_MORE_BETS
+    )
+    client = as_user("dealer")
+    assert (
+        act(
+            client, card_table.table, "deal", {"round_id": round_.pk, "cards": "2c 3d Ah Ad"}
+        ).status_code
+        == 302
+    )
+    page = client.get(reverse("console:table", args=[card_table.table.pk])).content.decode()
+    assert '<button type="submit">Check</button>' in page
+    assert "Play 4x" in page and "Play 3x" in page
+    assert ">Fold<" not in page
+    # The cards dealt are disabled in the flop picker.
+    assert re.search(r'data-card="Ah"[^>]*data-used="1"', page)
+    assert re.search(r'data-card="Kc"[^>]*data-used="0"', page)
+    response = act(
+        client, card_table.table, "decide", {"round_id": round_.pk, "seat": 1, "action": "fold"}
+    )
+    assert response.status_code == 400
+    assert "may fold only on the river" in response.content.decode()
+    response = act(
+        client,
+        card_table.table,
+        "decide",
+        {"round_id": round_.pk, "seat": 1, "action": "play", "multiple": 2},
+    )
+    assert response.status_code == 400
+    assert "Play pre-flop must be 3x or 4x" in response.content.decode()
+
+
+def test_flop_card_entry_refuses_a_card_already_dealt(as_user, card_table):
+    round_ = play_round(
+        card_table,
+        pd_seat=2,
+        bank=10_000,
+        wagers=[Wager(1, 1_000)],
+        until=RoundState.PREFLOP,
+        cards=Cards(["2c", "3d"], {1: ["Ah", "Ad"]}, ["7c", "8d", "9s", "Jc", "Qd"]),
+        decisions={1: PLAY_RIVER},
+    )
+    client = as_user("dealer")
+    act(client, card_table.table, "decide", {"round_id": round_.pk, "seat": 1, "action": "check"})
+    response = act(client, card_table.table, "flop", {"round_id": round_.pk, "cards": "Ah 8d 9s"})
+    assert response.status_code == 400
+    assert "RULEBOOK §1-§2: each card appears once in a round" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        ({"reason": "misdeal"}, "tick the box to confirm the void"),
+        ({"confirm": "on"}, "This field is required"),
+    ],
+)
+def test_void_needs_a_reason_and_a_confirmation(as_user, card_table, data, text):
+    round_ = wagering(card_table)
+    response = act(as_user("supervisor"), card_table.table, "void", {"round_id": round_.pk, **data})
+    assert response.status_code == 400
+    assert text in response.content.decode()
+    assert Round.objects.get(pk=round_.pk).state == RoundState.WAGERING
+
+
+def test_void_confirmed_returns_every_wager(as_user, card_table):
+    round_ = play_round(
+        card_table,
+        pd_seat=2,
+        bank=10_000,
+        wagers=[Wager(1, 1_000)],
+        until=RoundState.PREFLOP,
+        cards=Cards(["2c", "3d"], {1: ["Ah", "Ad"]}, ["7c", "8d", "9s", "Jc", "Qd"]),
+    )
+    before = card_table.chips(card_table.seated[1])
+    response = act(
+        as_user("supervisor"),
+        card_table.table,
+        "void",
+        {"round_id": round_.pk, "reason": "two cards exposed", "confirm": "on"},
+    )
+    assert response.status_code == 302
+    assert Round.objects.get(pk=round_.pk).state == RoundState.VOIDED
+    assert card_table.chips(card_table.seated[1]) == before + 2_000
+
+
+def test_cash_out_all_then_nothing_left(as_user, card_table):
+    player = card_table.seated[1]
+    client = as_user("dealer")
+    response = act(client, card_table.table, "cash_out", {"player_id": player.pk, "amount": ""})
+    assert response.status_code == 302
+    assert card_table.chips(player) == 0
+    response = act(client, card_table.table, "cash_out", {"player_id": player.pk, "amount": "5"})
+    assert response.status_code == 400
+    assert "has no chips at" in response.content.decode()
+
+
+def test_cash_out_while_chips_are_in_play_is_a_state_error(as_user, card_table):
+    play_round(
+        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.WAGERING
+    )
+    response = act(
+        as_user("dealer"),
+        card_table.table,
+        "cash_out",
+        {"player_id": card_table.seated[1].pk, "amount": "10"},
+    )
+    assert response.status_code == 409
+    assert "chips in play" in response.content.decode()
+
+
+def test_backline_rules_are_the_services(as_user, staff):
+    from tests.money.builders import money_table
+
+    mt = money_table(staff, {1: 50_000, 2: 50_000, 3: 50_000}, backliners=[50_000])
+    round_ = play_round(
+        mt, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.WAGERING
+    )
+    client = as_user("dealer")
+    page = client.get(reverse("console:table", args=[mt.table.pk])).content.decode()
+    assert mt.backliners[0].name in page  # offered as a backline bettor
+    seated = {"round_id": round_.pk, "seat": 1, "ante": "10", "blind": "10"}
+    response = act(client, mt.table, "bet", {**seated, "backline_player": mt.seated[3].pk})
+    assert response.status_code == 400
+    assert "a seated player plays their own seat, not behind another" in response.content.decode()
+    response = act(client, mt.table, "bet", {**seated, "backline_player": mt.backliners[0].pk})
+    assert response.status_code == 302
+    assert Bet.objects.filter(hand__round=round_, bettor=1).count() == 1

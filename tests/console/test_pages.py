@@ -1,0 +1,159 @@
+"""The floor map, the 40-minute warning, the bankroll page and the vendored assets."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.urls import reverse
+
+from console import selectors
+from tables.models import DealMode, Game, Round, RoundState, Table
+from tests.money.builders import Wager, money_table, play_round
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+
+
+def _round(pk: int, minutes: int, player_id: int, tppp: bool) -> Round:
+    return Round(
+        pk=pk,
+        game_id=1,
+        started_at=T0 + timedelta(minutes=minutes),
+        player_dealer_seat=1,
+        player_dealer_id=player_id,
+        player_dealer_is_tppp=tppp,
+        tppps_seated=1,
+    )
+
+
+TPPP, ANN, BOB = 100, 1, 2
+
+
+@pytest.mark.parametrize(
+    ("now_minutes", "hands", "warned"),
+    [
+        # Young game: the rule only bites once the game has run 40 minutes.
+        (20, [(0, TPPP, True), (5, TPPP, True)], False),
+        # 32 minutes in, only the TPPP has banked: within 10 minutes the game would end.
+        (32, [(0, TPPP, True), (10, TPPP, True), (20, TPPP, True)], True),
+        # Two other players banked recently enough to still count 10 minutes from now.
+        (32, [(5, ANN, False), (10, TPPP, True), (20, BOB, False)], False),
+        # One of them banked too long ago: it drops out of the window within 10 minutes.
+        (45, [(1, ANN, False), (10, TPPP, True), (40, BOB, False)], True),
+    ],
+)
+def test_the_40_minute_warning(now_minutes, hands, warned):
+    table = Table(name="T", created_at=T0)
+    game = Game(pk=1, opened_at=T0, first_offer_seat=1)
+    rounds = [_round(i + 1, m, p, t) for i, (m, p, t) in enumerate(hands)]
+    warning = selectors.rotation_warning(table, game, rounds, T0 + timedelta(minutes=now_minutes))
+    assert (warning is not None) == warned
+    if warned:
+        assert "40-minute" in warning or "40 minutes" in warning
+
+
+def test_no_warning_when_the_window_is_off():
+    table = Table(name="T", created_at=T0, rotation_window_minutes=None)
+    game = Game(pk=1, opened_at=T0, first_offer_seat=1)
+    rounds = [_round(1, 0, TPPP, True)]
+    assert selectors.rotation_warning(table, game, rounds, T0 + timedelta(hours=2)) is None
+
+
+def test_floor_map_shows_every_table_at_a_glance(as_user, card_table):
+    round_ = play_round(
+        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.WAGERING
+    )
+    client = as_user("compliance")
+    page = client.get(reverse("console:floor")).content.decode()
+    assert card_table.table.name in page
+    assert "game open" in page
+    assert f"{round_.number}: Wagering open" in page
+    assert f"seat 2, {card_table.seated[2].name}" in page and "(1 in a row)" in page
+    assert 'hx-trigger="every 5s"' in page
+    partial = client.get(reverse("console:floor"), HTTP_HX_REQUEST="true").content.decode()
+    assert card_table.table.name in partial
+    assert "<html" not in partial  # htmx swaps the tables only
+
+
+def test_floor_map_queries_do_not_grow_with_tables(as_user, staff, django_assert_max_num_queries):
+    for _ in range(6):
+        money_table(staff, {1: 1_000, 2: 1_000})
+    client = as_user("supervisor")
+    with django_assert_max_num_queries(12):
+        assert client.get(reverse("console:floor")).status_code == 200
+
+
+def test_bankroll_page_draws_the_bankroll_hand_by_hand(as_user, staff):
+    mt = money_table(staff, {1: 50_000, 2: 50_000, 3: 50_000}, deal_mode=DealMode.RNG)
+    dealer = mt.seated[2]
+    rng = random.Random(7)
+    for _ in range(2):
+        play_round(mt, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], rng=rng)
+        # another player-dealer in between (at most two in a row, and the TPPP-free policy)
+        play_round(mt, pd_seat=3, bank=10_000, wagers=[Wager(1, 1_000)], rng=rng)
+    points = selectors.bankroll_points(dealer)
+    assert len(points) == 2
+    assert points[-1].balance == mt.chips(dealer)  # the last point is the chips now
+    page = as_user("dealer").get(reverse("console:bankroll", args=[dealer.pk])).content.decode()
+    assert len(re.findall(r"<circle ", page)) == 2
+    assert "Hands banked 2" in page
+
+
+def test_static_assets_are_vendored_and_served_locally(as_user, client):
+    page = as_user("dealer").get(reverse("console:floor")).content.decode()
+    scripts = re.findall(r'<script src="([^"]+)"', page)
+    assert "/static/vendor/htmx/htmx.min.js" in scripts
+    assert all(src.startswith("/static/") for src in scripts)  # no CDN
+    response = client.get("/static/vendor/htmx/htmx.min.js")
+    assert response.status_code == 200
+    assert b"htmx" in b"".join(response.streaming_content)
+
+
+def test_the_floor_map_is_shared_for_a_moment_then_fresh(as_user, card_table, settings):
+    from django.core.cache import cache
+
+    from console.views.pages import FLOOR_CACHE_KEY
+    from tables.services import floor
+    from tests.money.builders import make_player
+
+    settings.CONSOLE_FLOOR_CACHE_SECONDS = 2
+    client = as_user("dealer")
+    assert "Newcomer" not in client.get(reverse("console:floor")).content.decode()
+    newcomer = make_player(name="Newcomer")
+    floor.seat_player(
+        table_id=card_table.table.pk, seat=5, player_id=newcomer.pk, by=card_table.staff.dealer
+    )
+    # Within the cache's lifetime every viewer gets the same rendering...
+    assert "Newcomer" not in client.get(reverse("console:floor")).content.decode()
+    # ...and once it expires (deleted here instead of waiting) the floor as it is now.
+    cache.delete(FLOOR_CACHE_KEY)
+    assert "Newcomer" in client.get(reverse("console:floor")).content.decode()
+
+
+def test_the_floor_map_warns_before_the_40_minute_rule_ends_a_tppp_game(as_user, staff):
+    from cardroom.clock import freeze
+
+    start = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
+    freeze(start)
+    try:
+        mt = money_table(
+            staff, {1: 50_000, 2: 50_000, 3: 50_000}, tppp_seats=[1], deal_mode=DealMode.RNG
+        )
+        rng = random.Random(3)
+        for minutes, seat in [(0, 1), (5, 2), (10, 1)]:
+            freeze(start + timedelta(minutes=minutes))
+            play_round(mt, pd_seat=seat, bank=5_000, wagers=[Wager(3, 500)], rng=rng)
+        client = as_user("supervisor")
+        freeze(start + timedelta(minutes=20))
+        calm = client.get(reverse("console:floor")).content.decode()
+        assert "TPPP" in calm and "game ends unless another player banks" not in calm
+        freeze(start + timedelta(minutes=32))
+        page = client.get(reverse("console:floor")).content.decode()
+        assert "within 10 minutes the game ends unless another player banks" in page
+        assert "only 1 player(s) other than a TPPP held the position" in page
+    finally:
+        freeze(None)

@@ -1,0 +1,94 @@
+"""The reports page: compliance only, the reports app's refusals on the form, downloads."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from django.urls import reverse
+
+from cardroom.clock import now
+from cardroom.models import ReportDownload, ReportRequest
+from cardroom.reports import services
+from cardroom.reports.parameters import gaming_day_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path)
+
+
+def today() -> str:
+    return gaming_day_of(now()).isoformat()
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("compliance", 200), ("administrator", 200), ("supervisor", 403), ("dealer", 403)],
+)
+def test_only_compliance_sees_the_reports(as_user, who, status):
+    client = as_user(who)
+    assert client.get(reverse("console:reports")).status_code == status
+    response = client.post(
+        reverse("console:reports-request"), {"report_type": "rotation", "gaming_day": today()}
+    )
+    assert response.status_code == (302 if status == 200 else 403)
+
+
+def test_the_reports_link_is_shown_to_compliance_only(as_user):
+    assert b"Reports</a>" in as_user("compliance").get(reverse("console:floor")).content
+    assert b"Reports</a>" not in as_user("dealer").get(reverse("console:floor")).content
+
+
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        ({"from_day": "2026-11-10", "to_day": "2026-11-09"}, "to_day is before from_day"),
+        ({}, "a report needs gaming_day, or from_day and to_day"),
+        ({"gaming_day": "2099-01-01"}, "has not begun"),
+    ],
+)
+def test_a_bad_request_shows_the_reports_rule(as_user, data, text):
+    response = as_user("compliance").post(
+        reverse("console:reports-request"), {"report_type": "rotation", **data}
+    )
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert text in body and "(report parameters)" in body  # the reports app's rule, named
+    assert not ReportRequest.objects.exists()
+
+
+def test_the_same_report_twice_is_one_run(as_user):
+    client = as_user("compliance")
+    for _ in range(2):
+        response = client.post(
+            reverse("console:reports-request"), {"report_type": "rotation", "gaming_day": today()}
+        )
+        assert response.status_code == 302
+    assert ReportRequest.objects.count() == 1
+    page = client.get(reverse("console:reports"), follow=True).content.decode()
+    assert "Player-dealer rotation record" in page
+    polled = client.get(reverse("console:reports"), HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in polled and "Queued" in polled
+
+
+def test_a_report_is_downloaded_once_done_with_its_checksum(as_user, users, media):
+    client = as_user("compliance")
+    requested = services.request_report(
+        report_type="rotation", parameters={"gaming_day": today()}, by=users["compliance"]
+    )
+    url = reverse("console:reports-download", args=[requested.report.pk])
+    early = client.get(url, follow=True)
+    assert "can be downloaded once done" in early.content.decode()
+    services.run_report(requested.report.pk, task_id=requested.report.task_id)  # as the worker
+    report = ReportRequest.objects.get()
+    assert report.status == "done"
+    response = client.get(url)
+    assert response.status_code == 200
+    body = b"".join(response.streaming_content)
+    assert hashlib.sha256(body).hexdigest() == report.sha256 == response["X-Content-SHA256"]
+    assert ReportDownload.objects.filter(report=report, downloaded_by=users["compliance"]).exists()
+    page = client.get(reverse("console:reports")).content.decode()
+    assert report.sha256 in page

@@ -1,0 +1,93 @@
+"""A real browser for the console: Playwright driving Debian's chromium (never a download).
+
+The browser runs against pytest-django's ``live_server`` (a real HTTP server in a thread,
+on the test database). ``scripts/ensure_chromium.sh`` installs /usr/bin/chromium when
+missing; ``CHROMIUM_PATH`` points elsewhere if needed.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+TABLET = {"width": 1024, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure_chromium.sh (make test does)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
+    # still plain synchronous code, so Django's async-safety guard is told to let them be,
+    # for these browser tests only.
+    saved = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            # --no-sandbox: CI and these machines run as root, where chromium's sandbox refuses.
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            yield browser
+            browser.close()
+    finally:
+        if saved is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = saved
+
+
+@pytest.fixture(autouse=True)
+def _fresh_floor_map():
+    """The live server shares this process's cache: no floor map left from another test."""
+    from django.core.cache import cache
+
+    from console.views.pages import FLOOR_CACHE_KEY
+
+    cache.delete(FLOOR_CACHE_KEY)
+
+
+@pytest.fixture
+def new_page(browser):
+    """Pages in fresh browser contexts (own cookies), closed after the test."""
+    contexts = []
+
+    def make(viewport=TABLET):
+        context = browser.new_context(viewport=viewport)
+        context.set_default_timeout(20_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def shoot():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def save(page, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return save
+
+
+def sign_in(page, base_url: str, username: str, password: str = "pw") -> None:
+    page.goto(f"{base_url}/console/sign-in/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button:has-text('Sign in')")
+    page.wait_for_url(f"{base_url}/console/")
+
+
+def fits_width(page) -> bool:
+    """Nothing overflows sideways: the page is usable without horizontal scrolling."""
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")

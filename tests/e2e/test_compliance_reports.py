@@ -1,0 +1,76 @@
+"""A compliance officer requests the rotation report in a real browser, watches it finish
+(a real Celery worker), and downloads it with the right checksum."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from cardroom.clock import now
+from cardroom.models import ReportDownload, ReportRequest
+from cardroom.reports.parameters import gaming_day_of
+from cardroom.roles import Role
+from tables.models import DealMode
+from tests.conftest import BASE_DIR
+from tests.e2e.conftest import sign_in
+from tests.factories import UserFactory
+from tests.money.builders import Staff, Wager, money_table, play_round
+
+pytestmark = [
+    pytest.mark.requires_postgres,
+    pytest.mark.requires_redis,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture
+def worker_media(settings):
+    # The session's worker stores report files under the media root it was started with.
+    settings.MEDIA_ROOT = os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media"))
+
+
+def test_compliance_requests_watches_and_downloads_the_rotation_report(
+    live_server, new_page, shoot, celery_worker_process, worker_media
+):
+    staff = Staff(
+        supervisor=UserFactory(role=Role.FLOOR_SUPERVISOR),
+        dealer=UserFactory(role=Role.HOUSE_DEALER),
+    )
+    UserFactory(username="officer", role=Role.COMPLIANCE_OFFICER)
+    mt = money_table(staff, {1: 50_000, 2: 50_000, 3: 50_000}, deal_mode=DealMode.RNG)
+    play_round(mt, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000), Wager(3, 1_000)])
+    day = gaming_day_of(now()).isoformat()
+
+    page = new_page()
+    sign_in(page, live_server.url, "officer")
+    page.get_by_role("link", name="Reports").click()
+    expect(page.locator("h1")).to_have_text("Compliance reports")
+    page.select_option("select[name=report_type]", "rotation")
+    page.fill("input[name=gaming_day]", day)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Request").click()
+    expect(page.locator(".messages")).to_contain_text("requested")
+    shoot(page, "20-report-requested")
+
+    # The status changes on the open page (htmx polling): no reload, no click.
+    page.evaluate("window.stillTheSamePage = true")
+    row = page.locator("#reports tr[data-report]").first
+    expect(row.locator(".status")).to_have_text("Done", timeout=120_000)
+    assert page.evaluate("window.stillTheSamePage === true")
+    shoot(page, "21-report-done")
+
+    report = ReportRequest.objects.get(report_type="rotation")
+    shown = row.locator(".sha256").inner_text().strip()
+    assert re.fullmatch(r"[0-9a-f]{64}", shown)
+    assert shown == report.sha256
+    with page.expect_download() as download:
+        row.get_by_role("link", name=report.file_name).click()
+    data = Path(download.value.path()).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == report.sha256
+    assert download.value.suggested_filename == report.file_name
+    assert ReportDownload.objects.filter(report=report, downloaded_by__username="officer").exists()
