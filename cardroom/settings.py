@@ -239,8 +239,22 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 # Years a stored report is kept (RULEBOOK §8): accounting records longer.
-REPORTS_RETENTION_YEARS = env.int("REPORTS_RETENTION_YEARS", default=5)
-REPORTS_ACCOUNTING_RETENTION_YEARS = env.int("REPORTS_ACCOUNTING_RETENTION_YEARS", default=7)
+# These are statutory floors: a configuration may lengthen them, never shorten them.
+MINIMUM_RETENTION_YEARS, MINIMUM_ACCOUNTING_RETENTION_YEARS = 5, 7
+REPORTS_RETENTION_YEARS = env.int("REPORTS_RETENTION_YEARS", default=MINIMUM_RETENTION_YEARS)
+REPORTS_ACCOUNTING_RETENTION_YEARS = env.int(
+    "REPORTS_ACCOUNTING_RETENTION_YEARS", default=MINIMUM_ACCOUNTING_RETENTION_YEARS
+)
+if REPORTS_RETENTION_YEARS < MINIMUM_RETENTION_YEARS:
+    raise ImproperlyConfigured(
+        f"REPORTS_RETENTION_YEARS={REPORTS_RETENTION_YEARS}: records are kept at least "
+        f"{MINIMUM_RETENTION_YEARS} years (RULEBOOK §8)"
+    )
+if REPORTS_ACCOUNTING_RETENTION_YEARS < MINIMUM_ACCOUNTING_RETENTION_YEARS:
+    raise ImproperlyConfigured(
+        f"REPORTS_ACCOUNTING_RETENTION_YEARS={REPORTS_ACCOUNTING_RETENTION_YEARS}: accounting "
+        f"records are kept at least {MINIMUM_ACCOUNTING_RETENTION_YEARS} years (RULEBOOK §8)"
+    )
 # Task time limits (seconds). The lease of a running report is the hard limit plus a grace:
 # a run cannot outlive its hard limit, so a running row past its lease is a dead run.
 REPORTS_SOFT_TIME_LIMIT = env.int("REPORTS_SOFT_TIME_LIMIT", default=25 * 60)

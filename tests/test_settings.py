@@ -89,3 +89,26 @@ def test_every_valid_hh_mm_parses(hour, minute):
 def test_malformed_gaming_day_start_is_refused(value):
     with pytest.raises(ImproperlyConfigured, match="GAMING_DAY_START"):
         parse_gaming_day_start(value)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("REPORTS_RETENTION_YEARS", "4", "records are kept at least 5 years"),
+        ("REPORTS_ACCOUNTING_RETENTION_YEARS", "6", "accounting records are kept at least 7"),
+    ],
+)
+def test_retention_shorter_than_the_statutory_floor_stops_startup(variable, value, message):
+    result = run_django("", env={variable: value})
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_retention_may_be_lengthened():
+    result = run_django(
+        "from django.conf import settings\n"
+        "print(settings.REPORTS_RETENTION_YEARS, settings.REPORTS_ACCOUNTING_RETENTION_YEARS)",
+        env={"REPORTS_RETENTION_YEARS": "6", "REPORTS_ACCOUNTING_RETENTION_YEARS": "10"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "6 10"
