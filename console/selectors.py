@@ -18,7 +18,7 @@ from tables import selectors as floor_selectors
 from tables.models import ACTIVE_ROUND_STATES, DealMode, Player, Round, RoundState, Seating, Table
 from tables.rules.cards import FULL_DECK, format_cards
 from tables.rules.decisions import DecisionRecord, legal_decisions
-from tables.rules.rotation import BankedHand, SeatedPlayer, window_shortfall
+from tables.rules.rotation import SeatedPlayer, window_shortfall
 from tables.services.rounds import STREET_OF_STATE
 from wagers import selectors as money_selectors
 from wagers.models import LedgerEntry, PlayerDealerBank
@@ -47,18 +47,6 @@ class FloorRow:
     rotation_warning: str | None
 
 
-def _banked(round_: Round) -> BankedHand:
-    return BankedHand(
-        hand_id=round_.pk,
-        game_id=round_.game_id,
-        started_at=round_.started_at,
-        seat=round_.player_dealer_seat,
-        player_id=round_.player_dealer_id,
-        is_tppp=round_.player_dealer_is_tppp,
-        tppps_seated=round_.tppps_seated,
-    )
-
-
 def rotation_warning(table: Table, game, rounds: list[Round], moment: datetime) -> str | None:
     """The 40-minute rule's refusal a hand starting WARNING_MINUTES from now would meet
     if no new non-TPPP player banked before it (RULEBOOK §6), or None."""
@@ -66,7 +54,7 @@ def rotation_warning(table: Table, game, rounds: list[Round], moment: datetime) 
     if policy.window is None:
         return None
     ahead = moment + timedelta(minutes=WARNING_MINUTES)
-    history = [_banked(r) for r in rounds if r.game_id == game.pk]
+    history = [r.banked_hand() for r in rounds if r.game_id == game.pk]
     refusal = window_shortfall(game.opened_at, ahead, history, _NOBODY_NEW, policy)
     if refusal is None:
         return None

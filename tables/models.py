@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from tables.rules.decisions import DEFAULT_PREFLOP_MULTIPLES, Action, Decision, Street
+from tables.rules.rotation import BankedHand
 
 SEAT_NUMBERS = [(n, f"Seat {n}") for n in range(1, 7)]
 
@@ -358,6 +359,18 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} round {self.number}"
+
+    def banked_hand(self) -> BankedHand:
+        """This hand as the rotation rules see it: who banked, when, how many TPPPs sat."""
+        return BankedHand(
+            hand_id=self.pk,
+            game_id=self.game_id,
+            started_at=self.started_at,
+            seat=self.player_dealer_seat,
+            player_id=self.player_dealer_id,
+            is_tppp=self.player_dealer_is_tppp,
+            tppps_seated=self.tppps_seated,
+        )
 
 
 class RoundTransition(models.Model):

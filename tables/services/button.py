@@ -43,24 +43,12 @@ NO_ACCEPT_MESSAGE = (
 def banked_history(table: Table, *, last: int = 8) -> list[BankedHand]:
     """The table's most recent hands (voided ones too: their player-dealer held the position)."""
     rounds = Round.objects.filter(table=table).order_by("-number")[:last]
-    return [_banked(r) for r in reversed(rounds)]
-
-
-def _banked(round_: Round) -> BankedHand:
-    return BankedHand(
-        hand_id=round_.pk,
-        game_id=round_.game_id,
-        started_at=round_.started_at,
-        seat=round_.player_dealer_seat,
-        player_id=round_.player_dealer_id,
-        is_tppp=round_.player_dealer_is_tppp,
-        tppps_seated=round_.tppps_seated,
-    )
+    return [r.banked_hand() for r in reversed(rounds)]
 
 
 def game_history_since(game: Game, since) -> list[BankedHand]:
     rounds = Round.objects.filter(game=game, started_at__gt=since).order_by("number")
-    return [_banked(r) for r in rounds]
+    return [r.banked_hand() for r in rounds]
 
 
 def _require_between_hands(table: Table) -> Game:
