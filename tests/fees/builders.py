@@ -7,46 +7,11 @@
 from __future__ import annotations
 
 from fees.services import schedules
+from tables.models import RoundState
+from tests.fees.rates import ACTION, STANDARD
+from tests.money.builders import Wager, money_table, play_round
 
-# Table limits 500-50000 (the default table).
-STANDARD = [
-    {
-        "wager_from_cents": 500,
-        "wager_to_cents": 2_500,
-        "player_fee_cents": 50,
-        "player_dealer_fee_cents": 25,
-    },
-    {
-        "wager_from_cents": 2_501,
-        "wager_to_cents": 10_000,
-        "player_fee_cents": 100,
-        "player_dealer_fee_cents": 50,
-    },
-    {
-        "wager_from_cents": 10_001,
-        "wager_to_cents": 50_000,
-        "player_fee_cents": 200,
-        "player_dealer_fee_cents": 100,
-    },
-]
-ACTION = [
-    {
-        "wager_from_cents": 500,
-        "wager_to_cents": 10_000,
-        "player_fee_cents": 100,
-        "action_from_cents": 0,
-        "action_to_cents": 9_999,
-        "player_dealer_fee_cents": 100,
-    },
-    {
-        "wager_from_cents": 10_001,
-        "wager_to_cents": 50_000,
-        "player_fee_cents": 200,
-        "action_from_cents": 10_000,
-        "action_to_cents": None,
-        "player_dealer_fee_cents": 300,
-    },
-]
+__all__ = ["ACTION", "STANDARD", "assessed_round", "table_schedule"]
 
 
 def table_schedule(table, *, by, rates=STANDARD, basis="per_betting_square", **extra):
@@ -55,3 +20,18 @@ def table_schedule(table, *, by, rates=STANDARD, basis="per_betting_square", **e
     return schedules.create_version(
         schedule_id=schedule.pk, rates=rates, player_dealer_basis=basis, by=by, **extra
     )
+
+
+def assessed_round(staff, clock):
+    """A round at "no more bets" with its fees assessed: seats 2 and 3 wager against seat 1."""
+    mt = money_table(staff, {1: 100_000, 2: 100_000, 3: 100_000}, deal_mode="rng")
+    table_schedule(mt.table, by=staff.supervisor)
+    clock.step(seconds=1)
+    round_ = play_round(
+        mt,
+        pd_seat=1,
+        bank=50_000,
+        wagers=[Wager(2, 1_000), Wager(3, 5_000)],
+        until=RoundState.NO_MORE_BETS,
+    )
+    return mt, round_

@@ -12,28 +12,10 @@ from fees.rules.schedule import (
     build_schedule,
 )
 from tables.rules.errors import RuleError
+from tests.fees.rates import STANDARD
 
 MIN, MAX = 500, 50_000
-SQUARE_RATES = [
-    {
-        "wager_from_cents": 500,
-        "wager_to_cents": 2_500,
-        "player_fee_cents": 50,
-        "player_dealer_fee_cents": 25,
-    },
-    {
-        "wager_from_cents": 2_501,
-        "wager_to_cents": 10_000,
-        "player_fee_cents": 100,
-        "player_dealer_fee_cents": 50,
-    },
-    {
-        "wager_from_cents": 10_001,
-        "wager_to_cents": 50_000,
-        "player_fee_cents": 200,
-        "player_dealer_fee_cents": 100,
-    },
-]
+SQUARE_RATES = STANDARD
 ACTION_RATES = [
     {
         "wager_from_cents": 500,

@@ -18,9 +18,8 @@ from fees.services import waivers
 from tables.models import RoundState
 from tables.rules.errors import StateError
 from tables.services import rounds
-from tests.fees.builders import table_schedule
+from tests.fees.builders import assessed_round
 from tests.floor.test_concurrency import one_winner, race
-from tests.money.builders import Wager, money_table, play_round
 from wagers.models import Account, AccountKind
 from wagers.verification import differences
 
@@ -28,24 +27,10 @@ pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=T
 REPEATS = 6
 
 
-def _assessed_round(staff, clock):
-    mt = money_table(staff, {1: 100_000, 2: 100_000, 3: 100_000}, deal_mode="rng")
-    table_schedule(mt.table, by=staff.supervisor)
-    clock.step(seconds=1)
-    round_ = play_round(
-        mt,
-        pd_seat=1,
-        bank=50_000,
-        wagers=[Wager(2, 1_000), Wager(3, 5_000)],
-        until=RoundState.NO_MORE_BETS,
-    )
-    return mt, round_
-
-
 def test_a_waiver_racing_the_deal(staff, clock):
     outcomes_seen = set()
     for index in range(REPEATS):
-        mt, round_ = _assessed_round(staff, clock)
+        mt, round_ = assessed_round(staff, clock)
         line = fee_lines(round_).first()
         waive = partial(waivers.waive_fee, fee_line_id=line.pk, reason="race", by=staff.supervisor)
         deal = partial(rounds.deal, round_id=round_.pk, by=staff.dealer, rng=random.Random(index))
@@ -67,7 +52,7 @@ def test_a_waiver_racing_the_deal(staff, clock):
 
 def test_two_supervisors_waive_one_fee_at_once(staff, clock):
     for _ in range(REPEATS):
-        _, round_ = _assessed_round(staff, clock)
+        _, round_ = assessed_round(staff, clock)
         line = fee_lines(round_).first()
         waive = partial(waivers.waive_fee, fee_line_id=line.pk, reason="twice", by=staff.supervisor)
         waiver, error = one_winner(race(waive, waive), StateError)

@@ -9,9 +9,7 @@ from django.db.utils import InternalError
 from fees.models import FeeLine, FeeRate
 from fees.selectors import fee_lines
 from fees.services import waivers
-from tables.models import RoundState
-from tests.fees.builders import table_schedule
-from tests.money.builders import Wager, money_table, play_round
+from tests.fees.builders import assessed_round
 from tests.money.test_ledger_integrity import tamper  # noqa: F401  (fixture)
 from wagers.verification import differences
 
@@ -20,16 +18,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def assessed(staff, clock):
-    mt = money_table(staff, {1: 100_000, 2: 100_000, 3: 100_000}, deal_mode="rng")
-    table_schedule(mt.table, by=staff.supervisor)
-    clock.step(seconds=1)
-    round_ = play_round(
-        mt,
-        pd_seat=1,
-        bank=50_000,
-        wagers=[Wager(2, 1_000), Wager(3, 5_000)],
-        until=RoundState.NO_MORE_BETS,
-    )
+    mt, round_ = assessed_round(staff, clock)
     assert list(differences()) == []
     return mt, round_
 
