@@ -112,3 +112,19 @@ def test_retention_may_be_lengthened():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "6 10"
+
+
+@pytest.mark.parametrize(
+    ("environment", "message"),
+    [
+        ({"REPORTS_SOFT_TIME_LIMIT": "1800", "REPORTS_HARD_TIME_LIMIT": "1800"}, "below"),
+        ({"REPORTS_SOFT_TIME_LIMIT": "0"}, "above 0"),
+        ({"REPORTS_HARD_TIME_LIMIT": "9000"}, "visibility timeout"),
+    ],
+)
+def test_report_time_limits_that_would_double_run_or_never_fail_stop_startup(
+    environment, message
+):
+    result = run_django("", env=environment)
+    assert result.returncode != 0
+    assert message in result.stderr

@@ -26,7 +26,8 @@ class ReportKind:
 REGISTRY: dict[str, ReportKind] = {
     ReportType.ROTATION: ReportKind(rotation.build, ("csv", "pdf"), False, "rotation-record"),
     ReportType.BANKING: ReportKind(banking.build, ("csv", "pdf"), True, "player-dealer-banking"),
-    ReportType.AUDIT: ReportKind(audit.build, ("csv",), False, "hand-wager-audit"),
+    # Every player-dealer bank and player's result is in it: an accounting record (§8).
+    ReportType.AUDIT: ReportKind(audit.build, ("csv",), True, "hand-wager-audit"),
     ReportType.CURRENCY: ReportKind(currency.build, ("csv", "pdf"), False, "title31-currency-log"),
     ReportType.TABLE_ACTIVITY: ReportKind(
         table_activity.build, ("csv", "pdf"), True, "table-activity-drop"

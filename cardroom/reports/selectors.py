@@ -22,7 +22,7 @@ class ReportRequestFilter(django_filters.FilterSet):
     requested_before = django_filters.IsoDateTimeFilter(
         field_name="requested_at", lookup_expr="lt", help_text="requested before"
     )
-    gaming_day = django_filters.CharFilter(
+    gaming_day = django_filters.DateFilter(
         method="filter_gaming_day", help_text="covering this gaming day (YYYY-MM-DD)"
     )
 
@@ -32,7 +32,8 @@ class ReportRequestFilter(django_filters.FilterSet):
 
     def filter_gaming_day(self, queryset, name, value):
         # ISO dates compare as text, so the JSON values can be compared directly.
-        return queryset.filter(parameters__from_day__lte=value, parameters__to_day__gte=value)
+        day = value.isoformat()
+        return queryset.filter(parameters__from_day__lte=day, parameters__to_day__gte=day)
 
 
 def report_list(*, filters=None) -> QuerySet[ReportRequest]:

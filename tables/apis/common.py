@@ -72,6 +72,7 @@ PAGE_PARAMETERS = [
 _FILTER_TYPES = [
     (django_filters.BooleanFilter, OpenApiTypes.BOOL),
     (django_filters.IsoDateTimeFilter, OpenApiTypes.DATETIME),
+    (django_filters.DateFilter, OpenApiTypes.DATE),
     (django_filters.NumberFilter, OpenApiTypes.INT),
     (django_filters.ChoiceFilter, OpenApiTypes.STR),
     (django_filters.CharFilter, OpenApiTypes.STR),

@@ -80,7 +80,8 @@ def test_retention_five_years_seven_for_accounting_reports(
     banking = run(as_compliance, django_capture_on_commit_callbacks, "banking")
     assert rotation["retention_until"] == requested_on.replace(year=2031).isoformat()
     assert banking["retention_until"] == requested_on.replace(year=2033).isoformat()
-    assert registry.REGISTRY["banking"].accounting is True
+    accounting = {slug for slug, kind in registry.REGISTRY.items() if kind.accounting}
+    assert accounting == {"banking", "table_activity", "audit"}
 
 
 def test_a_report_is_never_deleted_before_its_retention(
@@ -311,6 +312,8 @@ def test_list_and_filter(day, as_compliance, django_capture_on_commit_callbacks)
     by_day = as_compliance.get(URL, {"gaming_day": "2026-11-19"}).data["results"]
     assert [r["id"] for r in by_day] == [queued["id"]]
     assert as_compliance.get(URL, {"status": "lost"}).status_code == 400
+    refused = as_compliance.get(URL, {"gaming_day": "2026-11-1x"})
+    assert refused.status_code == 400 and "gaming_day" in refused.data
 
 
 def test_generation_is_deterministic_csv_and_pdf(day):
