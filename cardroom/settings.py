@@ -264,15 +264,14 @@ REPORTS_LEASE_GRACE = env.int("REPORTS_LEASE_GRACE", default=60)
 REPORTS_DAILY_DELAY_MINUTES = env.int("REPORTS_DAILY_DELAY_MINUTES", default=15)
 # Redis redelivers an unacknowledged task after this many seconds; kept above the hard
 # limit so a task still running is never handed to a second worker.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
+REPORTS_BROKER_VISIBILITY_TIMEOUT = 2 * 60 * 60
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": REPORTS_BROKER_VISIBILITY_TIMEOUT}
 if not 0 < REPORTS_SOFT_TIME_LIMIT < REPORTS_HARD_TIME_LIMIT:
     raise ImproperlyConfigured(
         "REPORTS_SOFT_TIME_LIMIT must be above 0 and below REPORTS_HARD_TIME_LIMIT, so a run "
         "that overruns can record its failure before it is killed"
     )
-if REPORTS_HARD_TIME_LIMIT + REPORTS_LEASE_GRACE >= CELERY_BROKER_TRANSPORT_OPTIONS[
-    "visibility_timeout"
-]:
+if REPORTS_HARD_TIME_LIMIT + REPORTS_LEASE_GRACE >= REPORTS_BROKER_VISIBILITY_TIMEOUT:
     raise ImproperlyConfigured(
         "REPORTS_HARD_TIME_LIMIT + REPORTS_LEASE_GRACE must stay below the broker's visibility "
         "timeout (7200 s), or a report still running is handed to a second worker"
