@@ -14,7 +14,11 @@ SEATS = [(n, f"Seat {n}") for n in range(1, 7)]
 
 
 class MoneyField(forms.DecimalField):
-    """Dollars and cents typed by staff, answered as integer cents (never a float)."""
+    """Dollars and cents typed by staff, answered as integer cents (never a float).
+
+    An empty field answers None, never 0: "nothing typed" and "zero" mean different things
+    to the services (a cash-out of nothing typed takes every chip; of zero is refused).
+    """
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_digits", 12)
@@ -25,7 +29,7 @@ class MoneyField(forms.DecimalField):
     def clean(self, value):
         amount = super().clean(value)
         if amount is None:
-            return 0
+            return None
         try:
             return int((amount * 100).to_integral_exact())
         except InvalidOperation:  # pragma: no cover - decimal_places already refuses this
@@ -133,9 +137,6 @@ class DealForm(RoundForm):
         label="Cards (player-dealer first, then each seat in order)",
         help_text="pick them below, or type codes such as Ah Kd",
     )
-
-    def card_list(self) -> list[str]:
-        return self.cleaned_data["cards"].replace(",", " ").split()
 
 
 class RevealForm(DealForm):

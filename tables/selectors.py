@@ -80,7 +80,9 @@ def table_list() -> QuerySet[Table]:
         Prefetch("games", queryset=Game.objects.filter(ended_at__isnull=True), to_attr="open"),
         Prefetch(
             "rounds",
-            queryset=Round.objects.filter(state__in=ACTIVE_ROUND_STATES),
+            queryset=Round.objects.filter(state__in=ACTIVE_ROUND_STATES).select_related(
+                "player_dealer"
+            ),
             to_attr="in_play",
         ),
     )

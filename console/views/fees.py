@@ -59,8 +59,8 @@ def create_schedule(request):
             name=data["name"],
             by=request.user,
             table_id=data["table"].pk if data["table"] else None,
-            class_minimum_cents=data["class_minimum"] or None,
-            class_maximum_cents=data["class_maximum"] or None,
+            class_minimum_cents=data["class_minimum"],
+            class_maximum_cents=data["class_maximum"],
         )
     except (RuleError, StateError) as error:
         field = error.field if isinstance(error, RuleError) else None

@@ -72,7 +72,7 @@ def _cash_out(data, table, round_, by):
     chips.cash_out(
         table_id=table.pk,
         player_id=data["player_id"],
-        amount=data["amount"] or None,
+        amount=data["amount"],
         currency=data["currency"],
         by=by,
     )
@@ -81,7 +81,7 @@ def _cash_out(data, table, round_, by):
 
 def _credit(data, table, round_, by):
     chips.credit(
-        table_id=table.pk, player_id=data["player_id"], amount=data["amount"] or None, by=by
+        table_id=table.pk, player_id=data["player_id"], amount=data["amount"], by=by
     )
     return "bankroll credited back to the cage"
 
@@ -128,10 +128,10 @@ def _bet(data, table, round_, by):
         round_id=round_.pk,
         by=by,
         seat=data["seat"],
-        ante=data["ante"],
-        blind=data["blind"],
-        trips=data["trips"],
-        bad_beat=data["bad_beat"],
+        ante=data["ante"] or 0,
+        blind=data["blind"] or 0,
+        trips=data["trips"] or 0,
+        bad_beat=data["bad_beat"] or 0,
         backline_player_id=behind.pk if behind else None,
     )
     return f"wagers placed at seat {data['seat']}" + (" (backline)" if behind else "")
@@ -152,20 +152,31 @@ def _waive(data, table, round_, by):
 
 
 def _entry(cards: list[str], round_: Round) -> dict:
-    """The typed or picked cards in picker order: the player-dealer's two, then each seat's."""
+    """The typed or picked cards in picker order: the player-dealer's two, then each seat's.
+
+    Every card typed must find its place: a card left over is refused, never dropped.
+    """
     seats = sorted(h.seat for h in round_.hands.all())
+    needed = 2 + 2 * len(seats)
+    if len(cards) > needed:
+        raise RuleError(
+            f"{len(cards)} cards typed; this deal needs {needed} (the player-dealer's two, "
+            "then two for each seat)",
+            rule=rounds.ENTRY_RULE,
+            field="cards",
+        )
     hands = {str(seat): cards[2 + 2 * i : 4 + 2 * i] for i, seat in enumerate(seats)}
     return {"player_dealer": cards[:2], "hands": hands}
 
 
 def _deal(data, table, round_, by):
-    cards = data["cards"].replace(",", " ").split()
-    manual = round_.deal_mode == DealMode.CARD_ENTRY or cards
-    rounds.deal(round_id=round_.pk, by=by, entry=_entry(cards, round_) if manual else None)
+    cards = _cards_or_none(data, round_)
+    rounds.deal(round_id=round_.pk, by=by, entry=None if cards is None else _entry(cards, round_))
     return "hole cards dealt"
 
 
 def _cards_or_none(data, round_):
+    """The cards typed, or None to let the RNG deal (only at a table dealing by RNG)."""
     cards = data["cards"].replace(",", " ").split()
     return cards if (round_.deal_mode == DealMode.CARD_ENTRY or cards) else None
 

@@ -252,6 +252,7 @@ def test_no_more_bets_before_the_bank(as_user, card_table):
         ("Ah Kd 2c 2c", "twice"),  # a card twice
         ("Ah Kd 2c", "expected 2 cards, got 1"),  # too few
         ("Ah Kd 2c Zz", "not a card"),
+        ("Ah Kd 2c 3d 4h 5s", "6 cards typed; this deal needs 4"),  # a card left over
     ],
 )
 def test_deal_card_entry_errors(as_user, card_table, cards, text):
@@ -363,6 +364,19 @@ def test_cash_out_all_then_nothing_left(as_user, card_table):
     response = act(client, card_table.table, "cash_out", {"player_id": player.pk, "amount": "5"})
     assert response.status_code == 400
     assert "has no chips at" in response.content.decode()
+
+
+@pytest.mark.parametrize("action", ["cash_out", "credit"])
+def test_a_zero_amount_is_refused_not_taken_as_everything(as_user, card_table, action):
+    player = card_table.seated[1]
+    before = card_table.chips(player)
+    response = act(
+        as_user("supervisor"), card_table.table, action, {"player_id": player.pk, "amount": "0"}
+    )
+    assert response.status_code == 400
+    assert card_table.chips(player) == before
+    if action == "cash_out":  # a patron's form; credit is a TPPP's, refused on the record
+        assert "positive" in response.content.decode()
 
 
 def test_cash_out_while_chips_are_in_play_is_a_state_error(as_user, card_table):

@@ -80,8 +80,9 @@ def test_floor_map_shows_every_table_at_a_glance(as_user, card_table):
 
 
 def test_floor_map_queries_do_not_grow_with_tables(as_user, staff, django_assert_max_num_queries):
-    for _ in range(6):
-        money_table(staff, {1: 1_000, 2: 1_000})
+    for _ in range(6):  # each with a hand in play, whose player-dealer the map names
+        mt = money_table(staff, {1: 1_000, 2: 1_000})
+        play_round(mt, pd_seat=1, bank=500, wagers=[], until=RoundState.WAGERING)
     client = as_user("supervisor")
     with django_assert_max_num_queries(12):
         assert client.get(reverse("console:floor")).status_code == 200
