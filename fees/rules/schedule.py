@@ -20,7 +20,15 @@ FEE_RULE = "RULEBOOK §7: flat collection fees, at most five rates per table"
 RANGE_RULE = "RULEBOOK §7: each wager falls in exactly one collection rate, within the table limits"
 PERCENT_RULE = "RULEBOOK §7: the house never takes a percentage of wagers; fees are flat amounts"
 MAX_RATES = 5
-SQUARES = ("ante", "blind", "trips", "bad_beat")  # the betting squares wagered before the deal
+SQUARES = ("ante", "blind", "trips", "bad_beat")
+RATE_KEYS = (
+    "wager_from_cents",
+    "wager_to_cents",
+    "player_fee_cents",
+    "player_dealer_fee_cents",
+    "action_from_cents",
+    "action_to_cents",
+)  # the betting squares wagered before the deal
 
 
 class Basis(StrEnum):
@@ -222,8 +230,20 @@ def _rate(position: int, row: Mapping, basis: Basis, minimum: int, maximum: int)
                 rule=PERCENT_RULE,
                 field=str(key),
             )
+        if key not in RATE_KEYS:  # a misspelt amount must not become a fee of nothing
+            raise RuleError(
+                f"{key!r} is not part of a collection rate; a rate has {', '.join(RATE_KEYS)}",
+                rule=FEE_RULE,
+                field=str(key),
+            )
         if isinstance(value, str) and "%" in value:
             _cents(value, str(key))
+    if row.get("action_to_cents") is not None and row.get("action_from_cents") is None:
+        raise RuleError(
+            "a total table action range needs where it starts",
+            rule=RANGE_RULE,
+            field="action_from_cents",
+        )
     has_wager = row.get("wager_from_cents") is not None or row.get("wager_to_cents") is not None
     wager = player_fee = None
     if has_wager or basis is Basis.PER_BETTING_SQUARE:

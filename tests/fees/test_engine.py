@@ -249,6 +249,20 @@ def test_ranges_and_amounts_are_refused(rates, field, words):
     assert error.field == field and words in error.message
 
 
+def test_a_key_that_is_not_part_of_a_rate_is_refused_not_ignored():
+    # "player_dealer_fee" (no _cents) would otherwise file a player-dealer fee of nothing.
+    misspelt = {k: v for k, v in SQUARE_RATES[0].items() if k != "player_dealer_fee_cents"}
+    error = refused([dict(misspelt, player_dealer_fee=25), *SQUARE_RATES[1:]])
+    assert error.field == "rates[0].player_dealer_fee" and error.rule == FEE_RULE
+    assert "not part of a collection rate" in error.message
+
+
+def test_an_action_range_without_its_start_is_refused():
+    rates = [*ACTION_RATES, {"action_to_cents": 90_000}]  # its start forgotten, no fee
+    error = refused(rates, "total_table_action")
+    assert error.field == "rates[3].action_from_cents" and "starts" in error.message
+
+
 def test_action_ranges_are_checked_too():
     gap = [ACTION_RATES[0], dict(ACTION_RATES[1], action_from_cents=10_500), ACTION_RATES[2]]
     assert "gap" in refused(gap, "total_table_action").message
