@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from cardroom.clock import now
 from fees.models import FeeLine, FeeWaiver
 from tables.models import RoundState
 from tables.rules.errors import RuleError, StateError
 from tables.services.locks import lock_round
-from wagers.models import Account, TransactionKind
-from wagers.services.ledger import Leg, Posting, drop_account, post_all
+from wagers.services.ledger import reverse
 
 WAIVER_RULE = "RULEBOOK §7: a fee may be waived before the hand is dealt, recorded with who and why"
 
@@ -26,7 +24,7 @@ def waive_fee(*, fee_line_id: int, reason: str, by) -> FeeWaiver:
     if round_id is None:
         raise RuleError(f"no fee line {fee_line_id}", rule=WAIVER_RULE, field="fee_line")
     with transaction.atomic():
-        table, round_ = lock_round(round_id)  # the deal takes the same lock: one goes first
+        _, round_ = lock_round(round_id)  # the deal takes the same lock: one goes first
         if round_.state != RoundState.NO_MORE_BETS:
             raise StateError(
                 f"round {round_.number} is {round_.get_state_display().lower()}; a fee is "
@@ -34,27 +32,18 @@ def waive_fee(*, fee_line_id: int, reason: str, by) -> FeeWaiver:
                 state=round_.state,
                 rule=WAIVER_RULE,
             )
-        line = FeeLine.objects.get(pk=fee_line_id)
+        line = FeeLine.objects.select_related("transaction").get(pk=fee_line_id)
         if FeeWaiver.objects.filter(fee_line=line).exists():
             raise StateError(
                 f"fee line {line.pk} is already waived", state="waived", rule=WAIVER_RULE
             )
-        moment = now()
-        posting = Posting(
-            TransactionKind.REVERSAL,
-            [
-                Leg(drop_account(table), -line.amount_cents, "drop"),
-                Leg(Account(pk=line.account_id), line.amount_cents, line.square),
-            ],
-            round_id=round_.pk,
-            memo=f"fee waived: seat {line.seat} {line.square}",
-            reverses_id=line.transaction_id,
+        reversal = reverse(
+            line.transaction, by=by, memo=f"fee waived: seat {line.seat} {line.square}"
         )
-        post_all([posting], by=by, at=moment)
         return FeeWaiver.objects.create(
             fee_line=line,
             reason=str(reason).strip(),
-            waived_at=moment,
+            waived_at=reversal.at,
             waived_by=by,
-            reversal=posting.transaction,
+            reversal=reversal,
         )
