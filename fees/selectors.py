@@ -19,11 +19,15 @@ from wagers.models import AccountKind, LedgerEntry
 
 
 def schedules() -> QuerySet[FeeSchedule]:
-    return FeeSchedule.objects.select_related("table").order_by("name", "id")
+    return FeeSchedule.objects.select_related("table", "created_by").order_by("name", "id")
 
 
 def versions(schedule: FeeSchedule) -> QuerySet[FeeScheduleVersion]:
-    return schedule.versions.prefetch_related("rates").order_by("effective_at")
+    return (
+        schedule.versions.select_related("created_by")
+        .prefetch_related("rates")
+        .order_by("effective_at")
+    )
 
 
 def _candidates(table: Table, moment: datetime) -> QuerySet[FeeScheduleVersion]:

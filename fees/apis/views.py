@@ -25,6 +25,7 @@ from tables.apis.common import (
     WRITE_ERRORS,
     Pagination,
     paginated,
+    paginated_response,
     write_schema,
 )
 from tables.models import Round, Table
@@ -101,9 +102,12 @@ class ScheduleListApi(APIView):
         description="Every collection schedule: a table's own, or a table-limit class's.",
     )
     def get(self, request):
-        paginator = Pagination()
-        page = paginator.paginate_queryset(selectors.schedules(), request, view=self)
-        return paginator.get_paginated_response(FeeScheduleSerializer(page, many=True).data)
+        return paginated_response(
+            queryset=selectors.schedules(),
+            serializer_class=FeeScheduleSerializer,
+            request=request,
+            view=self,
+        )
 
     @extend_schema(
         request=InputSerializer,
