@@ -39,7 +39,8 @@ RULE_NAMES = {
 # Hands audited together; the tail carried between chunks covers every rule's look-back.
 AUDIT_CHUNK = 1_000
 LOOK_BACK_HANDS = 3
-LOOK_BACK_WINDOW = timedelta(hours=2)  # longer than any rotation window a table may set
+# At least this far back for context; longer where the table's rounds set a longer window.
+LOOK_BACK_WINDOW = timedelta(hours=2)
 
 EVENT_COLUMNS = [
     "table", "time", "event", "game", "hand", "seat", "player", "player_name", "tppp",
@@ -119,6 +120,13 @@ ROUND_FIELDS = (
 )  # fmt: skip
 
 
+def look_back_for(rounds) -> timedelta:
+    """How far before a hand the rules may look: the longest rotation window these rounds
+    were played under (each round keeps its options), and never less than LOOK_BACK_WINDOW."""
+    windows = rounds.values_list("options__rotation_window_minutes", flat=True).distinct()
+    return max([LOOK_BACK_WINDOW, *(timedelta(minutes=m) for m in windows if m)])
+
+
 def audit_table(table, period: Period):
     """Violations of the table's rounds started in ``period``, found by ``audit_rotation``.
 
@@ -128,18 +136,19 @@ def audit_table(table, period: Period):
     Returns (hands checked, [(rule, round numbers, detail)]).
     """
     rounds = Round.objects.filter(table=table)
+    look_back = look_back_for(rounds.filter(started_at__lt=period.end))
     before = rounds.filter(started_at__lt=period.start)
     context = list(
         before.filter(
             Q(pk__in=before.order_by("-number").values("pk")[:LOOK_BACK_HANDS])
-            | Q(started_at__gte=period.start - LOOK_BACK_WINDOW)
+            | Q(started_at__gte=period.start - look_back)
         )
         .order_by("number")
         .values_list(*ROUND_FIELDS)
     )
     games = dict(
         Game.objects.filter(table=table, opened_at__lt=period.end)
-        .filter(Q(ended_at__isnull=True) | Q(ended_at__gte=period.start - LOOK_BACK_WINDOW))
+        .filter(Q(ended_at__isnull=True) | Q(ended_at__gte=period.start - look_back))
         .values_list("id", "opened_at")
     )
     tail = context
@@ -167,7 +176,7 @@ def audit_table(table, period: Period):
         return [
             row
             for index, row in enumerate(history)
-            if index >= len(history) - LOOK_BACK_HANDS or row[2] > last[2] - LOOK_BACK_WINDOW
+            if index >= len(history) - LOOK_BACK_HANDS or row[2] > last[2] - look_back
         ]
 
     for row in stream(in_period.values_list(*ROUND_FIELDS), chunk_size=AUDIT_CHUNK):

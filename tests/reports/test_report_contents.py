@@ -292,3 +292,21 @@ def test_one_table_only(day):
     assert {r["table"] for r in sections["Rotation rule checks"]} == {"Day table"}
     _, sections = read_csv(generate_bytes("rotation", gaming_day=NEXT_DAY)[0])
     assert {r["table"] for r in sections["Rotation rule checks"]} == {"Day table", other.table.name}
+
+
+def test_rotation_audit_looks_back_as_far_as_the_longest_window_played(db):
+    from datetime import timedelta
+
+    from cardroom.reports.rotation import LOOK_BACK_WINDOW, look_back_for
+    from tables.models import Round, RoundState
+    from tests.money.builders import make_staff, money_table, play_round
+
+    staff = make_staff()
+
+    short = money_table(staff, {1: 50_000, 2: 50_000})
+    long = money_table(staff, {1: 50_000, 2: 50_000}, rotation_window_minutes=180)
+    for mt in (short, long):
+        play_round(mt, pd_seat=1, bank=10_000, wagers=[], until=RoundState.WAGERING)
+    assert look_back_for(Round.objects.filter(table=short.table)) == LOOK_BACK_WINDOW
+    # A 3-hour window: hands up to 3 hours back count for the 40-minute rule's check.
+    assert look_back_for(Round.objects.filter(table=long.table)) == timedelta(minutes=180)
