@@ -322,7 +322,7 @@ def load_fees() -> None:
         for name in base:
             _setval(cursor, name)
     from cardroom import shifts
-    from cardroom.reports.parameters import gaming_day_of
+    from cardroom.gaming_day import gaming_day_of
     from tables.models import Round
 
     first_day = gaming_day_of(
@@ -354,8 +354,9 @@ def load_fees() -> None:
 
 
 def generate(report: str, output_format: str, python_path: bool = False, days: int = 0) -> None:
+    from cardroom.gaming_day import gaming_day_of
     from cardroom.reports import services
-    from cardroom.reports.parameters import gaming_day_of, period_of
+    from cardroom.reports.parameters import period_of
     from tables.models import Round
     from wagers.models import SettlementLine
 

@@ -7,7 +7,9 @@ silently move money between days, so anything but a valid 24-hour ``HH:MM`` is r
 
 import datetime
 import re
+from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 _HH_MM = re.compile(r"^(?P<hour>[01]\d|2[0-3]):(?P<minute>[0-5]\d)$")
@@ -21,3 +23,18 @@ def parse_gaming_day_start(value: str) -> datetime.time:
             f"GAMING_DAY_START must be a 24-hour time written HH:MM (e.g. 06:00), got {value!r}"
         )
     return datetime.time(int(match["hour"]), int(match["minute"]))
+
+
+def gaming_day_start(day: datetime.date) -> datetime.datetime:
+    """The instant gaming day ``day`` begins (GAMING_DAY_START, local time)."""
+    return datetime.datetime.combine(
+        day, settings.CARDROOM_GAMING_DAY_START, tzinfo=ZoneInfo(settings.TIME_ZONE)
+    )
+
+
+def gaming_day_of(moment: datetime.datetime) -> datetime.date:
+    """The gaming day an instant belongs to."""
+    local = moment.astimezone(ZoneInfo(settings.TIME_ZONE))
+    if local.time() < settings.CARDROOM_GAMING_DAY_START:
+        return local.date() - datetime.timedelta(days=1)
+    return local.date()

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 from django.core.exceptions import ImproperlyConfigured
 
+from cardroom.gaming_day import gaming_day_of
+
 _ENTRY = re.compile(
     r"^(?P<name>[a-z][a-z0-9_-]{0,31})=(?P<hour>[01]\d|2[0-3]):(?P<minute>[0-5]\d)$"
 )
@@ -85,17 +87,6 @@ def _settings() -> tuple[Shifts, datetime.time]:
 
 def names() -> list[str]:
     return [name for name, _ in _settings()[0]]
-
-
-def gaming_day_of(moment: datetime.datetime) -> datetime.date:
-    """The gaming day ``moment`` belongs to (it starts at GAMING_DAY_START, local time)."""
-    from django.utils import timezone
-
-    _, day_start = _settings()
-    local = timezone.localtime(moment)
-    if local.time() < day_start:
-        return local.date() - datetime.timedelta(days=1)
-    return local.date()
 
 
 def locate(moment: datetime.datetime) -> tuple[datetime.date, str]:

@@ -14,12 +14,13 @@ from datetime import timedelta
 from django.db.models import Count, F, Max, Q, Sum
 from django.db.models.functions import Coalesce
 
+from cardroom.gaming_day import gaming_day_start
 from wagers.models import LedgerEntry, PlayerDealerBank, SettlementLine, TransactionKind
 from wagers.selectors import PLAYING_BOOK_COLUMNS
 
 from .common import header, stream
 from .document import Document, Section
-from .parameters import Period, gaming_day_start
+from .parameters import Period
 
 TITLE = "Player-dealer banking and bankroll"
 FIGURES = [

@@ -15,11 +15,12 @@ from datetime import timedelta
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Abs, Coalesce
 
+from cardroom.gaming_day import gaming_day_of, gaming_day_start
 from wagers.models import CHIP_ACCOUNT_KINDS, LedgerEntry, TransactionKind
 
 from .common import header, stream
 from .document import Document, Section
-from .parameters import Period, gaming_day_of, gaming_day_start
+from .parameters import Period
 
 TITLE = "Title 31 currency log"
 MTL_THRESHOLD_CENTS = 300_000  # $3,000 or more

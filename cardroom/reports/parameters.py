@@ -12,31 +12,13 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
-
+from cardroom.gaming_day import gaming_day_start
 from tables.rules.errors import RuleError
 
 MAX_DAYS = 400
 PARAMETERS_RULE = "report parameters"
 KNOWN = {"gaming_day", "from_day", "to_day", "table", "format"}
-
-
-def _zone() -> ZoneInfo:
-    return ZoneInfo(settings.TIME_ZONE)
-
-
-def gaming_day_start(day: date) -> datetime:
-    """The instant gaming day ``day`` begins (local start time, e.g. 06:00 Pacific)."""
-    return datetime.combine(day, settings.CARDROOM_GAMING_DAY_START, tzinfo=_zone())
-
-
-def gaming_day_of(moment: datetime) -> date:
-    """The gaming day an instant belongs to."""
-    local = moment.astimezone(_zone())
-    day = local.date()
-    return day if local.time() >= settings.CARDROOM_GAMING_DAY_START else day - timedelta(days=1)
 
 
 @dataclass(frozen=True)

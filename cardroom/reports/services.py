@@ -26,6 +26,7 @@ from django.core.files.storage import default_storage
 from django.db import IntegrityError, connection, transaction
 
 from cardroom.clock import now
+from cardroom.gaming_day import gaming_day_of
 from cardroom.models import (
     IN_FLIGHT_STATUSES,
     ReportDownload,
@@ -36,7 +37,7 @@ from cardroom.models import (
 from tables.rules.errors import RuleError, StateError
 
 from . import registry
-from .parameters import gaming_day_of, normalise, parameters_key, period_of
+from .parameters import normalise, parameters_key, period_of
 from .writers import WRITERS
 
 log = logging.getLogger(__name__)

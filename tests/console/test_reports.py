@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 
 from cardroom.clock import now
+from cardroom.gaming_day import gaming_day_of
 from cardroom.models import ReportDownload, ReportRequest
 from cardroom.reports import services
-from cardroom.reports.parameters import gaming_day_of
 
 pytestmark = pytest.mark.django_db
 

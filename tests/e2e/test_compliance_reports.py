@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from cardroom.clock import now
+from cardroom.gaming_day import gaming_day_of
 from cardroom.models import ReportDownload, ReportRequest
-from cardroom.reports.parameters import gaming_day_of
 from cardroom.roles import Role
 from tables.models import DealMode
 from tests.conftest import BASE_DIR

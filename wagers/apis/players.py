@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 
-from django.conf import settings
 from django.http import HttpResponse
-from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardroom.gaming_day import gaming_day_start
 from tables import selectors as floor_selectors
 from tables.apis.common import PAGE_PARAMETERS, READ, READ_ERRORS, paginated, paginated_response
 from wagers import selectors
@@ -72,12 +71,6 @@ class PlayerSessionListApi(APIView):
             request=request,
             view=self,
         )
-
-
-def gaming_day_start(day: date) -> datetime:
-    """When ``day``'s gaming day starts (settings.CARDROOM_GAMING_DAY_START, local time)."""
-    moment = datetime.combine(day, settings.CARDROOM_GAMING_DAY_START)
-    return timezone.make_aware(moment, timezone.get_default_timezone())
 
 
 class PlayerPlayingBookApi(APIView):
