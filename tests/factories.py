@@ -49,7 +49,7 @@ class TPPPRegistrationFactory(factory.django.DjangoModelFactory):
     player = factory.SubFactory(PlayerFactory)
     business_name = factory.Sequence(lambda n: f"Proposition Services {n} LLC")
     badge_number = factory.Sequence(lambda n: f"TPPP-{n:04d}")
-    badge_expires_on = factory.LazyFunction(lambda: timezone.now().date() + timedelta(days=365))
+    badge_expires_on = factory.LazyFunction(lambda: timezone.localdate() + timedelta(days=365))
 
 
 class TableFactory(factory.django.DjangoModelFactory):

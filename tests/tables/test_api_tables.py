@@ -336,7 +336,7 @@ def test_seating_tppp_limits(as_dealer, on_floor):
     ]
     assert response.data["rule"] == "RULEBOOK §6: rotation policy"
     expired = TPPPRegistrationFactory(
-        badge_expires_on=timezone.now().date() - timedelta(days=1)
+        badge_expires_on=timezone.localdate() - timedelta(days=1)
     ).player
     response = as_dealer.post(seat_url(table), {"seat": 3, "player": expired.pk}, format="json")
     assert response.status_code == 400
