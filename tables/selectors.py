@@ -99,6 +99,7 @@ class TableFloor:
     offer_round: OfferRound | None
     button_state: str
     button_status: str
+    keeper_seat: int | None = None  # the seat that may keep the button without offers
 
 
 def _offers() -> QuerySet[ButtonOffer]:
@@ -130,8 +131,8 @@ def table_floor(*, table_id: int) -> TableFloor:
         played = getattr(offer_round, "round", None)
         if played is not None and played.state not in ACTIVE_ROUND_STATES:
             offer_round = None  # its hand is over: the next hand needs a new offer round
-    state, status = _button_status(table, seated, game, active, offer_round)
-    return TableFloor(table, seated, game, active, offer_round, state, status)
+    state, status, keeper_seat = _button_status(table, seated, game, active, offer_round)
+    return TableFloor(table, seated, game, active, offer_round, state, status, keeper_seat)
 
 
 def _button_status(
@@ -140,21 +141,24 @@ def _button_status(
     game: Game | None,
     active: Round | None,
     offer_round: OfferRound | None,
-) -> tuple[str, str]:
-    """Where the player-dealer button stands, as a code and a sentence for the floor."""
+) -> tuple[str, str, int | None]:
+    """Where the player-dealer button stands, as a code and a sentence for the floor, and
+    the seat that may keep it for a second hand without offers (None: nobody may)."""
     if game is None:
         last = Game.objects.filter(table=table).order_by("-opened_at", "-id").first()
         if last is not None and last.end_reason == GameEndReason.ROTATION_WINDOW:
             return (
                 "game_ended",
                 f"the game ended: {last.end_detail}; a floor supervisor may open a new game",
+                None,
             )
-        return "no_game", "no game is open: a floor supervisor opens one"
+        return "no_game", "no game is open: a floor supervisor opens one", None
     if active is not None:
         return (
             "round_in_play",
             f"round {active.number} is {active.get_state_display().lower()}; "
             f"seat {active.player_dealer_seat} holds the player-dealer position",
+            None,
         )
     if offer_round is not None:
         offers = list(offer_round.offers.all())
@@ -165,20 +169,22 @@ def _button_status(
                     "offer_pending",
                     f"seat {pending.seat} is being offered the player-dealer position; "
                     "record the answer",
+                    None,
                 )
-            return "offering", "offer the button to the next seat clockwise"
+            return "offering", "offer the button to the next seat clockwise", None
         if offer_round.status == OfferRoundStatus.ACCEPTED:
             accepted = next(o for o in offers if o.answer == OfferAnswer.ACCEPTED)
             if offer_round.kept_without_offers:
                 return (
                     "accepted",
                     f"seat {accepted.seat} keeps the position for a second hand; start the round",
+                    None,
                 )
-            return "accepted", f"seat {accepted.seat} accepted; start the round"
+            return "accepted", f"seat {accepted.seat} accepted; start the round", None
         if offer_round.status == OfferRoundStatus.EXHAUSTED:
-            return "no_player_dealer", NO_PLAYER_DEALER_STATUS
+            return "no_player_dealer", NO_PLAYER_DEALER_STATUS, None
     if not seated:
-        return "no_players", "no player is seated: seat players, then offer the button"
+        return "no_players", "no player is seated: seat players, then offer the button", None
     last = Round.objects.filter(game=game).order_by("-number").first()
     start = offers_start_at(last.player_dealer_seat if last else None, game.first_offer_seat)
     status = f"offer the button: offers start at seat {start} and go clockwise"
@@ -200,7 +206,8 @@ def _button_status(
             policy,
         ):
             status += f", or seat {keeper.seat} may keep it for a second consecutive hand"
-    return "offer_needed", status
+            return "offer_needed", status, keeper.seat
+    return "offer_needed", status, None
 
 
 def table_option_change_list(*, table_id: int) -> QuerySet[TableOptionChange]:

@@ -158,3 +158,15 @@ def test_the_floor_map_warns_before_the_40_minute_rule_ends_a_tppp_game(as_user,
         assert "only 1 player(s) other than a TPPP held the position" in page
     finally:
         freeze(None)
+
+
+def test_keep_button_only_when_the_rotation_rules_allow_keeping(as_user, staff):
+    mt = money_table(staff, {1: 50_000, 2: 50_000}, deal_mode=DealMode.RNG, offer_every_hand=False)
+    rng = random.Random(3)
+    keep = "Seat 1 keeps it for a second hand"
+    page = lambda: as_user("dealer").get(reverse("console:table", args=[mt.table.pk]))  # noqa: E731
+    assert keep not in page().content.decode()  # nobody has banked yet
+    play_round(mt, pd_seat=1, bank=10_000, wagers=[Wager(2, 1_000)], rng=rng)
+    assert keep in page().content.decode()
+    play_round(mt, pd_seat=1, bank=10_000, wagers=[Wager(2, 1_000)], rng=rng)
+    assert "keeps it for a second hand" not in page().content.decode()  # two in a row: no keep
