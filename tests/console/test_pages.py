@@ -170,3 +170,14 @@ def test_keep_button_only_when_the_rotation_rules_allow_keeping(as_user, staff):
     assert keep in page().content.decode()
     play_round(mt, pd_seat=1, bank=10_000, wagers=[Wager(2, 1_000)], rng=rng)
     assert "keeps it for a second hand" not in page().content.decode()  # two in a row: no keep
+
+
+def test_floor_map_names_the_last_player_dealer_however_long_ago(staff):
+    mt = money_table(staff, {1: 50_000, 2: 50_000}, deal_mode=DealMode.RNG)
+    play_round(mt, pd_seat=1, bank=10_000, wagers=[Wager(2, 1_000)], rng=random.Random(5))
+    (row,) = [r for r in selectors.floor_map() if r.table == mt.table]
+    assert row.last_round.player_dealer == mt.seated[1]
+    # An hour later, beyond the 40-minute window the warning reads, it is still named.
+    later = row.last_round.started_at + timedelta(hours=1)
+    (row,) = [r for r in selectors.floor_map(later) if r.table == mt.table]
+    assert row.last_round is not None and row.last_round.player_dealer == mt.seated[1]
