@@ -165,20 +165,52 @@ def counts(box: DropBox) -> QuerySet[DropCount]:
 
 def reconcile(box: DropBox) -> Reconciliation:
     """A box's counted amount against the fees the system recorded for its table and shift."""
-    start, end = shifts.window(box.gaming_day, box.shift)
-    all_counts = list(counts(box))
-    return Reconciliation(
-        box=box,
-        start=start,
-        end=end,
-        recorded_cents=recorded_drop(box.table_id, start, end),
-        count=all_counts[-1] if all_counts else None,
-        counts=len(all_counts),
+    return reconciliations([box])[0]
+
+
+def reconciliations(boxes) -> list[Reconciliation]:
+    """``reconcile`` for many boxes in two queries, whatever their number (a page of boxes):
+    one for every count, one summing each box's drop entries over its own shift."""
+    boxes = list(boxes)
+    if not boxes:
+        return []
+    windows = {box.pk: shifts.window(box.gaming_day, box.shift) for box in boxes}
+    by_box: dict[int, list[DropCount]] = {}
+    for count in (
+        DropCount.objects.filter(box__in=boxes)
+        .select_related("entered_by")
+        .order_by("entered_at", "id")
+    ):
+        by_box.setdefault(count.box_id, []).append(count)
+    recorded = LedgerEntry.objects.filter(
+        account__kind=AccountKind.DROP,
+        account__table_id__in={box.table_id for box in boxes},
+        transaction__at__gte=min(start for start, _ in windows.values()),
+        transaction__at__lt=max(end for _, end in windows.values()),
+    ).aggregate(
+        **{
+            f"box_{box.pk}": Sum(
+                "amount_cents",
+                filter=Q(
+                    account__table_id=box.table_id,
+                    transaction__at__gte=windows[box.pk][0],
+                    transaction__at__lt=windows[box.pk][1],
+                ),
+            )
+            for box in boxes
+        }
     )
-
-
-def reconciliations(boxes: QuerySet[DropBox]) -> list[Reconciliation]:
-    return [reconcile(box) for box in boxes]
+    return [
+        Reconciliation(
+            box=box,
+            start=windows[box.pk][0],
+            end=windows[box.pk][1],
+            recorded_cents=recorded[f"box_{box.pk}"] or 0,
+            count=by_box[box.pk][-1] if box.pk in by_box else None,
+            counts=len(by_box.get(box.pk, ())),
+        )
+        for box in boxes
+    ]
 
 
 # --- Filing -----------------------------------------------------------------------------

@@ -401,7 +401,7 @@ class DropBoxListApi(APIView):
         paginator = Pagination()
         page = paginator.paginate_queryset(boxes, request, view=self)
         return paginator.get_paginated_response(
-            DropBoxSerializer([selectors.reconcile(box) for box in page], many=True).data
+            DropBoxSerializer(selectors.reconciliations(page), many=True).data
         )
 
     @extend_schema(

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from cardroom.clock import now
 from fees.models import FeeLine, FeeSchedule, FeeScheduleVersion, FeeWaiver
@@ -200,3 +202,24 @@ def test_the_filing_downloads(as_compliance, on_floor):
     assert again.content == pdf.content
     assert "attachment" in pdf["Content-Disposition"]
     assert as_compliance.get(f"{BASE}/filing.doc").status_code == 404
+
+
+def test_listing_drop_boxes_costs_the_same_for_one_box_or_many(as_supervisor, as_dealer, on_floor):
+    table = on_floor.ready_table()
+
+    def listed_queries():
+        with CaptureQueriesContext(connection) as queries:
+            ok(as_dealer.get(f"{BASE}/drop-boxes/"))
+        return len(queries)
+
+    def register(number, day, shift):
+        body = {"box_number": number, "table": table.pk, "gaming_day": day, "shift": shift}
+        ok(as_supervisor.post(f"{BASE}/drop-boxes/", body, format="json"), 201)
+
+    register("B-1", "2020-01-02", "day")
+    one = listed_queries()
+    for number, (day, shift) in enumerate(
+        [("2020-01-02", "swing"), ("2020-01-02", "graveyard"), ("2020-01-03", "day")], start=2
+    ):
+        register(f"B-{number}", day, shift)
+    assert listed_queries() == one
