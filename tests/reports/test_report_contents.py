@@ -310,3 +310,33 @@ def test_rotation_audit_looks_back_as_far_as_the_longest_window_played(db):
     assert look_back_for(Round.objects.filter(table=short.table)) == LOOK_BACK_WINDOW
     # A 3-hour window: hands up to 3 hours back count for the 40-minute rule's check.
     assert look_back_for(Round.objects.filter(table=long.table)) == timedelta(minutes=180)
+
+
+@pytest.mark.requires_postgres
+def test_audit_export_by_copy_is_byte_for_byte_the_python_path(day):
+    """On PostgreSQL the server writes the audit export (COPY); SQLite's Python path must give
+    the same bytes, or the checksum of a report would depend on the database."""
+    import io
+    from dataclasses import replace
+    from datetime import date
+
+    from cardroom.reports import audit, writers
+    from cardroom.reports.parameters import normalise, period_of
+
+    plant_tppp_hand(day)  # a voided hand too
+    parameters = normalise("audit", {"gaming_day": DAY}, formats=("csv",), today=date(2100, 1, 1))
+    period = period_of(parameters)
+
+    def written(*, by_copy: bool) -> bytes:
+        document = audit.build(period, is_open=False)
+        if not by_copy:
+            document = replace(
+                document, sections=(replace(s, copy=None) for s in document.sections)
+            )
+        out = io.BytesIO()
+        writers.write_csv(document, out)
+        return out.getvalue()
+
+    by_copy = written(by_copy=True)
+    assert by_copy.count(b"\n") > 20  # rounds, hands and settlement lines, not just headers
+    assert written(by_copy=False) == by_copy
