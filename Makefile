@@ -1,4 +1,5 @@
-# Two entry points: `make run` (demo server) and `make test` (lint + migrations check + tests).
+# Two entry points: `make run` (demo server) and `make test` (lint, format, the architecture's
+# contracts, migrations check, the whole suite).
 # Everything runs from the project's own virtualenv so no global packages leak in.
 
 PYTHON := .venv/bin/python
@@ -31,12 +32,15 @@ run: .venv/.installed-run node_modules/.installed
 
 test: .venv/.installed-dev node_modules/.installed
 	scripts/ensure_chromium.sh
-	$(PYTHON) -m ruff check .
+	$(MAKE) --no-print-directory lint
 	$(PYTHON) manage.py makemigrations --check --dry-run
 	$(PYTHON) -m pytest
 
+# ruff (lint and format) and the import-linter contracts of pyproject.toml.
 lint: .venv/.installed-dev
 	$(PYTHON) -m ruff check .
+	$(PYTHON) -m ruff format --check .
+	.venv/bin/lint-imports --no-logo
 
 clean:
 	rm -rf .venv staticfiles test-output .pytest_cache .ruff_cache .hypothesis node_modules

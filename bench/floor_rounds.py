@@ -48,10 +48,11 @@ from django.contrib.auth.models import Group, User  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from cardroom import clock  # noqa: E402
+from cardroom.errors import State, StateError  # noqa: E402
 from cardroom.roles import Role  # noqa: E402
-from tables.models import Player, Round, RoundState, Table  # noqa: E402
-from tables.rules.errors import StateError  # noqa: E402
-from tables.services import button, floor, rounds  # noqa: E402
+from rounds import services as rounds  # noqa: E402
+from tables.models import Player, Round, Table  # noqa: E402
+from tables.services import button, floor  # noqa: E402
 from wagers.services import chips, wagering  # noqa: E402
 from wagers.services.wagering import BetRequest  # noqa: E402
 
@@ -207,7 +208,7 @@ class Bench:
                     started = time.perf_counter()
                     settled = self.play_round(bench_table)
                     samples.append(Sample(time.perf_counter() - started, counter.count))
-                    assert settled.state == RoundState.SETTLED
+                    assert settled.state == State.SETTLED
         return samples
 
 

@@ -1,4 +1,4 @@
-"""Benchmark: compliance reports over a large floor (docs/benchmarks.md, issue 6).
+"""Benchmark: compliance reports over a large floor (docs/benchmarks.md).
 
 Two steps, each its own process so the generating process's peak memory is its own:
 
@@ -19,7 +19,7 @@ decisions, 3 bets and 8 settlement lines each with its ledger transaction. One r
 (``session_replication_role = replica``, superuser only), in chunks, then ANALYZEd. The
 settlement transactions carry no ledger entries: no report reads them (verify_ledger would).
 
-``generate`` runs ``cardroom.reports.services.generate``, the function the Celery task
+``generate`` runs ``reports.services.generate``, the function the Celery task
 runs, into a temporary file, and reports wall time, the lines written, settlement lines
 per second and ``ru_maxrss`` (peak resident memory of this process).
 """
@@ -222,7 +222,7 @@ def _without_copy(report: str) -> None:
     """Every section through Python rows (server-side cursors), as on SQLite."""
     from dataclasses import replace
 
-    from cardroom.reports import registry
+    from reports import registry
 
     kind = registry.REGISTRY[report]
 
@@ -355,8 +355,8 @@ def load_fees() -> None:
 
 def generate(report: str, output_format: str, python_path: bool = False, days: int = 0) -> None:
     from cardroom.gaming_day import gaming_day_of
-    from cardroom.reports import services
-    from cardroom.reports.parameters import period_of
+    from reports import services
+    from reports.parameters import period_of
     from tables.models import Round
     from wagers.models import SettlementLine
 

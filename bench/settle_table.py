@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tables.rules.decisions import Action, Decision, DecisionRecord, Street, legal_decisions
 from tables.rules.deck import SEATS, deal, shuffled_deck
 from tables.rules.hands import evaluate
+from tables.rules.options import GameOptions
 from wagers.rules.resolution import hand_result, resolve_stakes
 from wagers.rules.settlement import apply_coverage, settlement_order
 from wagers.rules.showdown import SeatHand, play_out
@@ -42,7 +43,7 @@ from wagers.rules.validation import (
     validate_opening_wagers,
     validate_play_amount,
 )
-from wagers.rules.wagers import GameOptions, Stakes
+from wagers.rules.wagers import Stakes
 
 TARGET = 20_000
 CHIP = 100  # a $1 chip: 3:2 on an odd number of dollars is rounded down, and recorded

@@ -1,9 +1,7 @@
-"""Project package of the cardroom management system.
+"""The project kernel: settings, the Celery app, the clock, roles, typed refusals, the API
+toolkit, idempotency keys, the gaming day and its shifts, money shown as dollars.
 
-The Celery app is imported here so that it is created whenever Django starts, which makes
-``@shared_task`` functions bind to it (the standard Django + Celery layout).
+Nothing is imported here, so the plain-Python kernel modules (``cardroom.errors``,
+``cardroom.money``) load without Django; the Celery app is created when Django starts
+(``CardroomConfig.ready``).
 """
-
-from .celery import app as celery_app
-
-__all__ = ("celery_app",)

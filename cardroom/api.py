@@ -1,10 +1,21 @@
-"""API conventions shared by every app: role permissions, error answers, idempotency keys.
+"""The API toolkit every app's API uses: permissions, error answers, idempotency keys,
+timestamps, pagination and the schema helpers.
 
-- A broken rule (RuleError) answers 400 with the field and the rule named.
-- An action not allowed in the current state (StateError) answers 409 naming the state.
-- A role that may not act answers 403.
-- A write carrying an ``Idempotency-Key`` header is applied once: a repeat with
-  the same key and the same request replays the first answer.
+Every error answers one body, whatever raised it::
+
+    {"code": ..., "rule": ..., "section": ..., "field": ..., "message": ...}
+
+- a broken rule (``RuleError``): 400, ``code`` ``rule_broken``, the rule's identifier and
+  its section of docs/rules.md, the field that broke it;
+- input that does not parse (a serializer's validation): 400, ``code`` ``invalid``, the
+  first field and message, and every field's messages under ``errors``;
+- an action not allowed in the current state (``StateError``): 409, ``code`` the state;
+- a role that may not act: 403 ``permission_denied``; not signed in: 403
+  ``not_authenticated`` (session authentication comes first, so DRF sends no challenge);
+  no such row: 404 ``not_found``; a body that is not JSON: 400 ``parse_error``.
+
+A write carrying an ``Idempotency-Key`` header is applied once: a repeat with the same key
+and the same request replays the first answer; with another request it answers 422.
 """
 
 from __future__ import annotations
@@ -12,21 +23,33 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
 
+import django_filters
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import IntegrityError, transaction
-from rest_framework import status
-from rest_framework.exceptions import NotFound
-from rest_framework.permissions import BasePermission
+from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import exceptions, serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from cardroom.clock import now
+from cardroom.errors import Refused, Rule, RuleError, State, StateError
 from cardroom.models import IdempotencyKey
-from cardroom.roles import Role, has_role
-from tables.rules.errors import RuleError, StateError
+from cardroom.roles import READ_FLOOR, RUN_TABLE, SUPERVISE, Role, has_role
 
 IDEMPOTENCY_HEADER = "HTTP_IDEMPOTENCY_KEY"
+RULE_BROKEN = "rule_broken"
+INVALID = "invalid"
+
+
+# --- Permissions --------------------------------------------------------------------------
 
 
 def role_permission(*roles: Role, read: tuple[Role, ...] | None = None) -> type[BasePermission]:
@@ -45,24 +68,90 @@ def role_permission(*roles: Role, read: tuple[Role, ...] | None = None) -> type[
     return HasRole
 
 
-def rule_error_body(error: RuleError) -> dict:
-    field = error.field or "non_field_errors"
-    return {field: [error.message], "rule": error.rule, "detail": error.message}
+# Reads need a floor role; writes the role named. IsAuthenticated first, so an anonymous
+# caller is told to authenticate rather than that their role may not act.
+READ = [IsAuthenticated, role_permission(*READ_FLOOR)]
+RUN_TABLE_OR_READ = [IsAuthenticated, role_permission(*RUN_TABLE, read=READ_FLOOR)]
+SUPERVISE_OR_READ = [IsAuthenticated, role_permission(*SUPERVISE, read=READ_FLOOR)]
 
 
-def state_error_body(error: StateError) -> dict:
-    return {"detail": error.message, "state": error.state, "rule": error.rule}
+# --- Error answers ------------------------------------------------------------------------
+
+
+def error_body(
+    *,
+    code: str,
+    message: str,
+    rule: Rule | None = None,
+    field: str | None = None,
+    errors: Any = None,
+) -> dict:
+    body = {
+        "code": str(code),
+        "rule": None if rule is None else rule.value,
+        "section": None if rule is None else rule.section,
+        "field": field,
+        "message": message,
+    }
+    if errors is not None:
+        body["errors"] = errors
+    return body
+
+
+def _first_error(detail: Any, path: str = "") -> tuple[str | None, str]:
+    """The first field (as a dotted path) and message of a validation error's detail."""
+    if isinstance(detail, Mapping):
+        for key, value in detail.items():
+            if key == "non_field_errors":
+                return _first_error(value, path)
+            child = f"{path}.{key}" if path else str(key)
+            return _first_error(value, child)
+        return (path or None), "invalid input"
+    if isinstance(detail, Sequence) and not isinstance(detail, str):
+        for index, value in enumerate(detail):
+            if isinstance(value, Mapping | list):
+                return _first_error(value, f"{path}[{index}]")
+            return (path or None), str(value)
+        return (path or None), "invalid input"
+    return (path or None), str(detail)
+
+
+def refusal_response(error: RuleError | StateError) -> Response:
+    """The answer to a domain refusal: 400 for a broken rule, 409 for the wrong state."""
+    if isinstance(error, RuleError):
+        body = error_body(
+            code=RULE_BROKEN, message=error.message, rule=error.rule, field=error.field
+        )
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
+    body = error_body(code=error.state, message=error.message, rule=error.rule)
+    return Response(body, status=status.HTTP_409_CONFLICT)
+
+
+def refused_response(refused: Refused) -> Response:
+    """A refusal the service recorded and returned (``Refused``): answered as a 409."""
+    return refusal_response(refused.error)
 
 
 def exception_handler(exc, context):
-    """DRF's handler, taught our two domain errors and missing rows."""
-    if isinstance(exc, RuleError):
-        return Response(rule_error_body(exc), status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, StateError):
-        return Response(state_error_body(exc), status=status.HTTP_409_CONFLICT)
+    """DRF's handler, taught the domain refusals and missing rows, answering one body."""
+    if isinstance(exc, RuleError | StateError):
+        return refusal_response(exc)
     if isinstance(exc, ObjectDoesNotExist):
-        exc = NotFound(str(exc) or "not found")
-    return drf_exception_handler(exc, context)
+        exc = exceptions.NotFound(str(exc) or "not found")
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        field, message = _first_error(exc.detail)
+        response.data = error_body(code=INVALID, message=message, field=field, errors=exc.detail)
+    elif isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else exc.default_code
+        response.data = error_body(code=code, message=str(exc.detail))
+    return response
+
+
+# --- Idempotency keys ---------------------------------------------------------------------
 
 
 def _fingerprint(request) -> str:
@@ -72,13 +161,10 @@ def _fingerprint(request) -> str:
 
 def _replay(record: IdempotencyKey, request) -> Response:
     if record.request_hash != _fingerprint(request):
-        return Response(
-            {
-                "detail": "this Idempotency-Key was used for a different request",
-                "state": "key_reused",
-            },
-            status=status.HTTP_422_UNPROCESSABLE_ENTITY,
+        body = error_body(
+            code=State.KEY_REUSED, message="this Idempotency-Key was used for a different request"
         )
+        return Response(body, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
     response = Response(record.response_body, status=record.status_code)
     response["Idempotent-Replayed"] = "true"
     return response
@@ -97,7 +183,10 @@ def idempotent(method):
         if not key:
             return method(view, request, *args, **kwargs)
         if len(key) > 128:
-            return Response({"Idempotency-Key": ["at most 128 characters"]}, status=400)
+            body = error_body(
+                code=INVALID, message="at most 128 characters", field="Idempotency-Key"
+            )
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
         existing = IdempotencyKey.objects.filter(user=request.user, key=key).first()
         if existing is not None:
             return _replay(existing, request)
@@ -135,3 +224,175 @@ def idempotent(method):
 class _ServerError(Exception):
     def __init__(self, response) -> None:
         self.response = response
+
+
+# --- Serializer fields ----------------------------------------------------------------------
+
+
+class Timestamp(serializers.DateTimeField):
+    """ISO 8601 in the cardroom's time zone, always with microseconds (to match video)."""
+
+    def to_representation(self, value):
+        if not value:
+            return None
+        value = self.enforce_timezone(value)
+        text = value.isoformat(timespec="microseconds")
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def username_field(source: str) -> serializers.CharField:
+    """The user name of the staff member at ``source`` (null when nobody is recorded)."""
+    return serializers.CharField(source=f"{source}.username", allow_null=True, default=None)
+
+
+# --- Pagination -----------------------------------------------------------------------------
+
+
+class Pagination(LimitOffsetPagination):
+    default_limit = 50
+    max_limit = 500
+
+
+def paginated_response(
+    *, queryset: QuerySet, serializer_class: type[serializers.Serializer], request, view
+) -> Response:
+    paginator = Pagination()
+    page = paginator.paginate_queryset(queryset, request, view=view)
+    return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+@cache
+def paginated(serializer_class: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """The schema of a page of ``serializer_class`` (count, next, previous, results)."""
+    name = serializer_class.__name__.removesuffix("Serializer")
+    return type(
+        f"Paginated{name}List",
+        (serializers.Serializer,),
+        {
+            "count": serializers.IntegerField(),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": serializer_class(many=True),
+            "__module__": __name__,
+        },
+    )
+
+
+# --- The schema ---------------------------------------------------------------------------
+
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", OpenApiTypes.INT, description="page size (default 50, at most 500)"),
+    OpenApiParameter("offset", OpenApiTypes.INT, description="index of the first result"),
+]
+
+_FILTER_TYPES = [
+    (django_filters.BooleanFilter, OpenApiTypes.BOOL),
+    (django_filters.IsoDateTimeFilter, OpenApiTypes.DATETIME),
+    (django_filters.DateFilter, OpenApiTypes.DATE),
+    (django_filters.NumberFilter, OpenApiTypes.INT),
+    (django_filters.ChoiceFilter, OpenApiTypes.STR),
+    (django_filters.CharFilter, OpenApiTypes.STR),
+]
+
+
+def filter_parameters(filterset_class: type[django_filters.FilterSet]) -> list[OpenApiParameter]:
+    """The query parameters of a FilterSet, for ``extend_schema`` on a plain APIView."""
+    parameters = []
+    for name, field in filterset_class.base_filters.items():
+        kind = next(t for cls, t in _FILTER_TYPES if isinstance(field, cls))
+        choices = field.extra.get("choices")
+        parameters.append(
+            OpenApiParameter(
+                name,
+                kind,
+                enum=[value for value, _ in choices] if choices else None,
+                description=field.extra.get("help_text") or "",
+            )
+        )
+    return parameters
+
+
+def list_parameters(filterset_class: type[django_filters.FilterSet]) -> list[OpenApiParameter]:
+    return [*filter_parameters(filterset_class), *PAGE_PARAMETERS]
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error's body."""
+
+    code = serializers.CharField(
+        help_text="why: `rule_broken`, `invalid` or `parse_error` (400), the state (409), "
+        "`not_authenticated` or `permission_denied` (403), `not_found` (404), "
+        "`method_not_allowed` (405), `unsupported_media_type` (415), `key_reused` (422), "
+        "`throttled` (429)"
+    )
+    rule = serializers.ChoiceField(
+        choices=[rule.value for rule in Rule],
+        allow_null=True,
+        help_text="the rule refused, by its identifier in docs/rules.md",
+    )
+    section = serializers.CharField(
+        allow_null=True, help_text="the rule's section of docs/rules.md"
+    )
+    field = serializers.CharField(allow_null=True, help_text="the input that broke it")
+    message = serializers.CharField(help_text="the refusal in the floor's words")
+
+
+class RuleErrorSerializer(ErrorSerializer):
+    """400: a broken rule (`rule_broken`), or input that does not parse (`invalid`, with
+    every field's messages under `errors`)."""
+
+    code = serializers.ChoiceField(choices=[RULE_BROKEN, INVALID])
+    errors = serializers.DictField(required=False, help_text="`invalid` only: every field's errors")
+
+
+class StateErrorSerializer(ErrorSerializer):
+    """409: the action is not allowed in the current state, named by `code`."""
+
+    code = serializers.ChoiceField(
+        choices=[state.value for state in State], help_text="the state that forbids the action"
+    )
+
+
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    description=(
+        "at most 128 characters; a repeat with the same key and body replays the first "
+        "answer (header Idempotent-Replayed: true), a different body with it answers 422"
+    ),
+)
+
+READ_ERRORS = {
+    400: OpenApiResponse(RuleErrorSerializer, description="a malformed filter, named"),
+    401: OpenApiResponse(ErrorSerializer, description="not authenticated"),
+    403: OpenApiResponse(ErrorSerializer, description="your role may not read the floor"),
+    404: OpenApiResponse(ErrorSerializer, description="not found"),
+}
+WRITE_ERRORS = {
+    **READ_ERRORS,
+    400: OpenApiResponse(
+        RuleErrorSerializer,
+        description="invalid input, or a broken rule: the rule and the field are named",
+    ),
+    403: OpenApiResponse(ErrorSerializer, description="your role may not do this"),
+    404: OpenApiResponse(
+        ErrorSerializer, description="no such table, round, offer, seat or player"
+    ),
+    409: OpenApiResponse(
+        StateErrorSerializer, description="not allowed in the current state, which is named"
+    ),
+    422: OpenApiResponse(
+        ErrorSerializer, description="the Idempotency-Key was used for a different request"
+    ),
+}
+CONFLICT = {409: WRITE_ERRORS[409]}
+
+
+def write_schema(status_code: int, serializer, **extra) -> dict:
+    """``extend_schema`` arguments for a write: its answer, the error answers, the key header."""
+    return {
+        "responses": {status_code: serializer, **WRITE_ERRORS},
+        "parameters": [IDEMPOTENCY_PARAMETER, *extra.pop("parameters", [])],
+        **extra,
+    }

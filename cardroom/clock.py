@@ -6,7 +6,7 @@ the 40-minute rotation rule is checked against it too.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from django.utils import timezone
 
@@ -15,6 +15,11 @@ _frozen: datetime | None = None
 
 def now() -> datetime:
     return _frozen if _frozen is not None else timezone.now()
+
+
+def today() -> date:
+    """The cardroom's local date now (TIME_ZONE), e.g. for retention dates and badges."""
+    return timezone.localdate(now())
 
 
 def freeze(moment: datetime | None) -> None:

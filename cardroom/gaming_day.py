@@ -25,11 +25,19 @@ def parse_gaming_day_start(value: str) -> datetime.time:
     return datetime.time(int(match["hour"]), int(match["minute"]))
 
 
-def gaming_day_start(day: datetime.date) -> datetime.datetime:
-    """The instant gaming day ``day`` begins (GAMING_DAY_START, local time)."""
-    return datetime.datetime.combine(
-        day, settings.CARDROOM_GAMING_DAY_START, tzinfo=ZoneInfo(settings.TIME_ZONE)
+def gaming_day_start(day: datetime.date, *, minutes: int = 0) -> datetime.datetime:
+    """The instant gaming day ``day`` begins (GAMING_DAY_START, local time), or the instant
+    ``minutes`` of wall-clock time later (a shift's start: an hour shorter or longer across a
+    daylight-saving change, like the gaming day itself)."""
+    start = datetime.datetime.combine(day, settings.CARDROOM_GAMING_DAY_START)
+    return (start + datetime.timedelta(minutes=minutes)).replace(
+        tzinfo=ZoneInfo(settings.TIME_ZONE)
     )
+
+
+def gaming_day_window(day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
+    """When gaming day ``day`` starts and ends (end excluded)."""
+    return gaming_day_start(day), gaming_day_start(day + datetime.timedelta(days=1))
 
 
 def gaming_day_of(moment: datetime.datetime) -> datetime.date:

@@ -42,12 +42,15 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
+    # The project's apps, lowest layer first (docs/architecture.md): the kernel, the floor,
+    # money, fees, the round lifecycle, then compliance reports and the console.
     "cardroom",
     "tables",
     "wagers",
     "fees",
-    # --- console (issue 7) ---
-    "axes",
+    "rounds",
+    "reports",
     "console",
 ]
 
@@ -61,7 +64,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # --- console (issue 7): every write recorded (who, what, when); sign-in throttling ---
+    # Every write recorded (who, what, when), from the console and the API; sign-in throttling.
     "console.middleware.AuditMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
@@ -99,7 +102,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# --- Time -------------------------------------------------------------------------------
+# --- Time and the gaming day -------------------------------------------------------------
 
 LANGUAGE_CODE = "en-us"
 # California cardrooms keep Pacific time; stored datetimes are UTC-aware regardless.
@@ -116,15 +119,14 @@ CARDROOM_SHIFTS = parse_shifts(env.str("CARDROOM_SHIFTS", default=""), CARDROOM_
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-
-# --- Console (issue 7): vendored assets, sign-in, throttling ------------------------------
-
 # htmx comes from the npm registry at build time (`npm ci`, see package.json and the
 # Makefile) and is served by whitenoise from node_modules: never a CDN at run time.
 STATICFILES_DIRS = [("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist")]
 # Without a collectstatic run (development, tests) whitenoise serves from the app and
 # vendor folders directly; production runs collectstatic and turns this off.
 WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
+
+# --- The console: sign-in, throttling, the floor map --------------------------------------
 
 LOGIN_URL = "console:login"
 LOGIN_REDIRECT_URL = "console:floor"
@@ -213,7 +215,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
-# --- Compliance reports (issue 6) -------------------------------------------------------
+# --- Compliance reports: storage, retention, run time ------------------------------------
 
 # Report files go through Django's storage API: the local media folder by default; any
 # S3-compatible store by configuration (REPORTS_STORAGE_BACKEND=storages.backends.s3.S3Storage
@@ -236,9 +238,11 @@ STORAGES = {
         ),
         "OPTIONS": _reports_storage_options,
     },
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    # Static files through whitenoise: compressed copies made by collectstatic; no manifest,
+    # so tests and `runserver` need no collectstatic step (whitenoise serves from the finders).
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-# Years a stored report is kept (RULEBOOK §8): accounting records longer.
+# Years a stored report is kept (docs/rules.md §10.6): accounting records longer.
 # These are statutory floors: a configuration may lengthen them, never shorten them.
 MINIMUM_RETENTION_YEARS, MINIMUM_ACCOUNTING_RETENTION_YEARS = 5, 7
 REPORTS_RETENTION_YEARS = env.int("REPORTS_RETENTION_YEARS", default=MINIMUM_RETENTION_YEARS)
@@ -248,12 +252,13 @@ REPORTS_ACCOUNTING_RETENTION_YEARS = env.int(
 if REPORTS_RETENTION_YEARS < MINIMUM_RETENTION_YEARS:
     raise ImproperlyConfigured(
         f"REPORTS_RETENTION_YEARS={REPORTS_RETENTION_YEARS}: records are kept at least "
-        f"{MINIMUM_RETENTION_YEARS} years (RULEBOOK §8)"
+        f"{MINIMUM_RETENTION_YEARS} years (docs/rules.md §10.6)"
     )
 if REPORTS_ACCOUNTING_RETENTION_YEARS < MINIMUM_ACCOUNTING_RETENTION_YEARS:
     raise ImproperlyConfigured(
         f"REPORTS_ACCOUNTING_RETENTION_YEARS={REPORTS_ACCOUNTING_RETENTION_YEARS}: accounting "
-        f"records are kept at least {MINIMUM_ACCOUNTING_RETENTION_YEARS} years (RULEBOOK §8)"
+        f"records are kept at least {MINIMUM_ACCOUNTING_RETENTION_YEARS} years "
+        "(docs/rules.md §10.6)"
     )
 # Task time limits (seconds). The lease of a running report is the hard limit plus a grace:
 # a run cannot outlive its hard limit, so a running row past its lease is a dead run.
@@ -292,18 +297,11 @@ def _daily_reports_schedule():
 
 CELERY_BEAT_SCHEDULE = {
     "daily-compliance-reports": {
-        "task": "cardroom.tasks.request_daily_reports",
+        "task": "reports.request_daily_reports",
         "schedule": _daily_reports_schedule(),
     },
-}
-
-
-# --- Console (issue 7): static files through whitenoise ----------------------------------
-# Last in the file, so it amends whatever STORAGES the sections above define (the default
-# storage is theirs): compressed copies made by collectstatic; no manifest, so tests and
-# `runserver` need no collectstatic step (whitenoise serves from the finders, see above).
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    **globals().get("STORAGES", {}),
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "report-retention-purge": {
+        "task": "reports.purge_expired_reports",
+        "schedule": _daily_reports_schedule(),
+    },
 }

@@ -1,4 +1,5 @@
-"""Shifts of the gaming day, a setting of the cardroom (RULEBOOK §8: the drop by table and shift).
+"""Shifts of the gaming day, a setting of the cardroom (docs/rules.md §10.4: the drop is
+counted per table and shift).
 
 ``CARDROOM_SHIFTS`` (env ``CARDROOM_SHIFTS``) lists each shift's name and local start time in
 the order they run, e.g. ``day=06:00,swing=14:00,graveyard=22:00``. The first shift starts
@@ -16,13 +17,13 @@ from collections.abc import Sequence
 
 from django.core.exceptions import ImproperlyConfigured
 
-from cardroom.gaming_day import gaming_day_of
+from cardroom.errors import Rule, RuleError
+from cardroom.gaming_day import gaming_day_of, gaming_day_start
 
 _ENTRY = re.compile(
     r"^(?P<name>[a-z][a-z0-9_-]{0,31})=(?P<hour>[01]\d|2[0-3]):(?P<minute>[0-5]\d)$"
 )
 DEFAULT_NAMES = ("day", "swing", "graveyard")
-SHIFT_RULE = "RULEBOOK §8: the drop is counted per table and shift"
 
 Shifts = tuple[tuple[str, datetime.time], ...]
 
@@ -103,32 +104,20 @@ def locate(moment: datetime.datetime) -> tuple[datetime.date, str]:
     return gaming_day_of(moment), current
 
 
-def _local(day: datetime.date, offset_minutes: int, day_start: datetime.time) -> datetime.datetime:
-    from django.utils import timezone
-
-    naive = datetime.datetime.combine(day, day_start) + datetime.timedelta(minutes=offset_minutes)
-    return timezone.make_aware(naive, timezone.get_default_timezone())
-
-
 def window(gaming_day: datetime.date, shift: str) -> tuple[datetime.datetime, datetime.datetime]:
     """When ``shift`` of ``gaming_day`` starts and ends (end excluded), as aware datetimes."""
-    from tables.rules.errors import RuleError
-
     shifts, day_start = _settings()
     offsets: Sequence[int] = [_offset(start, day_start) for _, start in shifts]
     names_ = [name for name, _ in shifts]
     if shift not in names_:
         raise RuleError(
             f"{shift!r} is not a shift of this cardroom ({', '.join(names_)})",
-            rule=SHIFT_RULE,
+            rule=Rule.SHIFTS,
             field="shift",
         )
     index = names_.index(shift)
     end = offsets[index + 1] if index + 1 < len(offsets) else 24 * 60
-    return _local(gaming_day, offsets[index], day_start), _local(gaming_day, end, day_start)
-
-
-def gaming_day_window(gaming_day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
-    """When ``gaming_day`` starts and ends (end excluded): its first shift's start to the next."""
-    _shifts, day_start = _settings()
-    return _local(gaming_day, 0, day_start), _local(gaming_day, 24 * 60, day_start)
+    return (
+        gaming_day_start(gaming_day, minutes=offsets[index]),
+        gaming_day_start(gaming_day, minutes=end),
+    )

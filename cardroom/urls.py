@@ -13,8 +13,9 @@ urlpatterns = [
     path("api/auth/token/", obtain_auth_token, name="api-token"),
     path("api/", include("tables.urls")),
     path("api/", include("wagers.urls")),
+    path("api/", include("rounds.urls")),
     path("api/fees/", include("fees.urls")),
-    path("api/", include("cardroom.reports.urls")),
+    path("api/", include("reports.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI assets come from drf-spectacular-sidecar (see SPECTACULAR_SETTINGS), so the
     # docs page works on a network without CDN access.

@@ -8,9 +8,10 @@ from decimal import Decimal, InvalidOperation
 
 from django import forms
 
-from tables.models import Player, Table
-
-SEATS = [(n, f"Seat {n}") for n in range(1, 7)]
+from fees.rules.schedule import MAX_RATES
+from tables.models import SEAT_NUMBERS, Player, Table
+from tables.rules.seats import seat_label
+from wagers.rules.wagers import OPENING_SQUARES
 
 
 class MoneyField(forms.DecimalField):
@@ -53,7 +54,7 @@ class RoundForm(forms.Form):
 
 
 class OpenGameForm(forms.Form):
-    first_offer_seat = forms.TypedChoiceField(choices=SEATS, coerce=int)
+    first_offer_seat = forms.TypedChoiceField(choices=SEAT_NUMBERS, coerce=int)
 
 
 class CloseGameForm(forms.Form):
@@ -61,13 +62,13 @@ class CloseGameForm(forms.Form):
 
 
 class SeatForm(forms.Form):
-    seat = forms.TypedChoiceField(choices=SEATS, coerce=int)
+    seat = forms.TypedChoiceField(choices=SEAT_NUMBERS, coerce=int)
     player = forms.ModelChoiceField(queryset=Player.objects.none())
 
     def __init__(self, *args, free_seats=None, players=None, **kwargs):
         super().__init__(*args, **kwargs)
         if free_seats is not None:
-            self.fields["seat"].choices = [(n, f"Seat {n}") for n in free_seats]
+            self.fields["seat"].choices = [(n, seat_label(n)) for n in free_seats]
         self.fields["player"].queryset = (
             players if players is not None else Player.objects.order_by("name")
         )
@@ -75,7 +76,7 @@ class SeatForm(forms.Form):
 
 
 class UnseatForm(forms.Form):
-    seat = forms.TypedChoiceField(choices=SEATS, coerce=int)
+    seat = forms.TypedChoiceField(choices=SEAT_NUMBERS, coerce=int)
 
 
 class ChipsForm(forms.Form):
@@ -112,7 +113,7 @@ class BankForm(RoundForm):
 
 
 class BetForm(RoundForm):
-    seat = forms.TypedChoiceField(choices=SEATS, coerce=int)
+    seat = forms.TypedChoiceField(choices=SEAT_NUMBERS, coerce=int)
     ante = MoneyField(required=False, label="Ante ($)")
     blind = MoneyField(required=False, label="Blind ($)")
     trips = MoneyField(required=False, label="Trips ($)")
@@ -172,7 +173,7 @@ RATE_KEYS = (
     ("action_from_cents", "Table action from ($)"),
     ("action_to_cents", "to ($, empty: and above)"),
 )
-RATE_ROWS = 5  # RULEBOOK §7: no more than five collection rates per table
+RATE_ROWS = MAX_RATES  # no more than five collection rates per table (docs/rules.md §9.2)
 
 
 class ScheduleForm(forms.Form):
@@ -202,8 +203,8 @@ class VersionForm(forms.Form):
         label="Player-dealer fee",
     )
     charged_squares = forms.MultipleChoiceField(
-        choices=[(s, s.replace("_", " ")) for s in ("ante", "blind", "trips", "bad_beat")],
-        initial=["ante", "blind", "trips", "bad_beat"],
+        choices=[(s, s.replace("_", " ")) for s in OPENING_SQUARES],
+        initial=list(OPENING_SQUARES),
         widget=forms.CheckboxSelectMultiple,
         required=False,
         label="Betting squares charged",

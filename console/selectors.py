@@ -1,6 +1,6 @@
-"""Reads the console needs beyond ``tables.selectors`` and ``wagers.selectors``.
+"""Reads the console needs beyond the apps' own selectors.
 
-Each composes the existing selectors and the rules core; none decides a rule itself.
+Each composes the apps' selectors and the rules core; none decides a rule itself.
 """
 
 from __future__ import annotations
@@ -12,26 +12,25 @@ from django.conf import settings
 from django.db.models import OuterRef, QuerySet, Subquery
 
 from cardroom.clock import now
+from cardroom.errors import ACTIVE_ROUND_STATES, State
 from fees import selectors as fee_selectors
+from rounds import selectors as round_selectors
 from tables import options as table_options
 from tables import selectors as floor_selectors
 from tables.models import (
-    ACTIVE_ROUND_STATES,
     DealMode,
     Game,
     Player,
     Round,
-    RoundState,
     Seating,
     Table,
 )
 from tables.rules.cards import FULL_DECK, format_cards
-from tables.rules.decisions import DecisionRecord, legal_decisions
+from tables.rules.decisions import legal_decisions
 from tables.rules.rotation import SeatedPlayer, window_shortfall
-from tables.services.rounds import STREET_OF_STATE
+from tables.rules.seats import SEATS
 from wagers import selectors as money_selectors
 from wagers.models import LedgerEntry, PlayerDealerBank
-from wagers.services.chips import open_chip_accounts
 
 from .models import StaffAction
 
@@ -58,7 +57,7 @@ class FloorRow:
 
 def rotation_warning(table: Table, game, rounds: list[Round], moment: datetime) -> str | None:
     """The 40-minute rule's refusal a hand starting WARNING_MINUTES from now would meet
-    if no new non-TPPP player banked before it (RULEBOOK §6), or None."""
+    if no new non-TPPP player banked before it (docs/rules.md §8.12), or None."""
     policy = table_options.rotation_policy(table_options.snapshot(table))
     if policy.window is None:
         return None
@@ -138,6 +137,7 @@ class TableView:
     last_fee_lines: list = field(default_factory=list)  # the last settled round's
     last_fee_totals: object = None
     schedule_in_force: object = None  # the fee schedule version a hand starting now gets
+    round_schedule: object = None  # the round in play's frozen schedule (None: no fees)
     used_cards: list[str] = field(default_factory=list)
     entry_needed: dict[str, int] = field(default_factory=dict)  # what card entry asks for now
 
@@ -148,7 +148,7 @@ class TableView:
     @property
     def free_seats(self) -> list[int]:
         taken = {s.seat for s in self.floor.seated}
-        return [seat for seat in range(1, 7) if seat not in taken]
+        return [seat for seat in SEATS if seat not in taken]
 
     @property
     def picker_owners(self) -> str:
@@ -168,15 +168,13 @@ class TableView:
 
 
 def _decisions(round_: Round) -> list[SeatDecisions]:
-    street = STREET_OF_STATE.get(RoundState(round_.state))
+    street = round_selectors.STREET_OF_STATE.get(State(round_.state))
     if street is None:
         return []
     multiples = round_.options["preflop_multiples"]
     result = []
     for hand in round_.hands.all():
-        record = DecisionRecord(
-            tuple(d.as_rule() for d in sorted(hand.decisions.all(), key=lambda d: d.id))
-        )
+        record = hand.decision_record()
         choices = [
             (
                 d.action.value,
@@ -200,11 +198,11 @@ def _used_cards(round_: Round) -> list[str]:
 def _entry_needed(round_: Round) -> dict[str, int]:
     if round_.deal_mode != DealMode.CARD_ENTRY:
         return {}
-    if round_.state == RoundState.NO_MORE_BETS:
+    if round_.state == State.NO_MORE_BETS:
         return {"deal": 2 * (len(round_.hands.all()) + 1)}
-    if round_.state == RoundState.PREFLOP:
+    if round_.state == State.PREFLOP:
         return {"flop": 3}
-    if round_.state == RoundState.FLOP:
+    if round_.state == State.FLOP:
         return {"turn_river": 2}
     return {}
 
@@ -214,7 +212,7 @@ def table_view(*, table_id: int) -> TableView:
     active = floor.active_round
     round_ = None
     if active is not None:
-        round_ = money_selectors.round_money(floor_selectors.round_detail(round_id=active.pk))
+        round_ = round_selectors.round_detail(round_id=active.pk)
     last = (
         Round.objects.filter(table_id=table_id)
         .exclude(state__in=ACTIVE_ROUND_STATES)
@@ -222,25 +220,26 @@ def table_view(*, table_id: int) -> TableView:
         .first()
     )
     settlement = None
-    if last is not None and last.state == RoundState.SETTLED:
+    if last is not None and last.state == State.SETTLED:
         settlement = money_selectors.round_settlement(last.pk)
     player_ids = {s.player_id for s in floor.seated}
     if round_ is not None:
         player_ids |= {b.player_id for h in round_.hands.all() for b in h.bets.all()}
     chips = {
         pid: account.balance_cents
-        for pid, account in open_chip_accounts(floor.table, player_ids).items()
+        for pid, account in money_selectors.open_chip_accounts(floor.table, player_ids).items()
     }
     view = TableView(floor, round_, last, settlement, chips)
     if round_ is None:
         view.schedule_in_force = fee_selectors.schedule_in_force(floor.table, now())
-    elif round_.state != RoundState.WAGERING:
+    elif round_.state != State.WAGERING:
         view.fee_lines = list(fee_selectors.fee_lines(round_))
         view.fee_totals = fee_selectors.round_fees(round_)
     if settlement is not None:
         view.last_fee_lines = list(fee_selectors.fee_lines(last))
         view.last_fee_totals = fee_selectors.round_fees(last)
     if round_ is not None:
+        view.round_schedule = fee_selectors.round_schedule(round_)
         view.decisions = _decisions(round_)
         view.used_cards = _used_cards(round_) if round_.deal_mode == DealMode.CARD_ENTRY else []
         view.entry_needed = _entry_needed(round_)
@@ -352,36 +351,6 @@ def staff_actions(*, username: str = "", outcome: str = "", channel: str = "") -
 # --- Fee schedules ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class VersionRow:
-    version: object
-    status: str  # "in force", "past" or "scheduled"
-
-
-@dataclass(frozen=True)
-class ScheduleRow:
-    schedule: object
-    versions: list[VersionRow]
-
-
-def fee_schedules(moment: datetime | None = None) -> list[ScheduleRow]:
-    """Every schedule with its versions (newest first), each marked in force, past or
-    scheduled: the one in force is the latest that has taken effect (as the fees app's
-    ``schedule_in_force`` picks it)."""
-    moment = moment or now()
-    rows = []
-    for schedule in fee_selectors.schedules():
-        versions = list(fee_selectors.versions(schedule).select_related("created_by"))
-        taken = [v for v in versions if v.effective_at <= moment]
-        current = taken[-1] if taken else None
-        marked = [
-            VersionRow(
-                v,
-                "in force"
-                if v is current
-                else ("scheduled" if v.effective_at > moment else "past"),
-            )
-            for v in reversed(versions)
-        ]
-        rows.append(ScheduleRow(schedule, marked))
-    return rows
+def fee_schedules(moment: datetime | None = None) -> list[fee_selectors.ScheduleRow]:
+    """Every schedule with its versions, marked in force (and where), past or scheduled."""
+    return fee_selectors.schedule_overview(moment or now())

@@ -20,6 +20,7 @@ from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from cardroom.money import dollar_range, dollars
 from fees.models import FeeScheduleVersion
 from fees.rules.schedule import Basis
 
@@ -41,18 +42,6 @@ WHEN_COLLECTED = (
 )
 
 
-def dollars(cents: int | None) -> str:
-    if cents is None:
-        return ""
-    return f"${cents // 100:,}.{cents % 100:02d}"
-
-
-def span(low: int | None, high: int | None) -> str:
-    if low is None:
-        return ""
-    return f"{dollars(low)} and above" if high is None else f"{dollars(low)} - {dollars(high)}"
-
-
 @dataclass(frozen=True)
 class Filed:
     """One schedule version to file, and the table (or limit class) it is posted at."""
@@ -63,7 +52,7 @@ class Filed:
 
 def rows(version: FeeScheduleVersion) -> list[tuple[str, ...]]:
     """The Example Table's rows for one version, rate by rate."""
-    limit = span(version.table_minimum_cents, version.table_maximum_cents)
+    limit = dollar_range(version.table_minimum_cents, version.table_maximum_cents)
     per_square = version.player_dealer_basis == Basis.PER_BETTING_SQUARE
     lines = []
     for rate in sorted(version.rates.all(), key=lambda r: r.position):
@@ -71,12 +60,12 @@ def rows(version: FeeScheduleVersion) -> list[tuple[str, ...]]:
         if not per_square and rate.action_from_cents is not None:
             action = (
                 f"{dollars(rate.player_dealer_fee_cents)} on "
-                f"{span(rate.action_from_cents, rate.action_to_cents)}"
+                f"{dollar_range(rate.action_from_cents, rate.action_to_cents)}"
             )
         lines.append(
             (
                 limit,
-                span(rate.wager_from_cents, rate.wager_to_cents),
+                dollar_range(rate.wager_from_cents, rate.wager_to_cents),
                 dollars(rate.player_fee_cents),
                 dollars(rate.player_dealer_fee_cents) if per_square else "",
                 "" if per_square else "OR",

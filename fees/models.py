@@ -1,7 +1,8 @@
-"""Collection fees (RULEBOOK §7): versioned schedules, fee lines per round, waivers, the drop.
+"""Collection fees (docs/rules.md §9): versioned schedules, fee lines per round, waivers, the
+drop.
 
-Schedules are insert-only: a change is a new version with its own effective time, and
-each round stores the version in force when it started (``Round.fee_schedule_version``).
+Schedules are insert-only: a change is a new version with its own effective time, and each
+round keeps the version in force when it started, with its rates (``RoundFeeSchedule``).
 Fee lines, waivers and counts are history: never updated or deleted (PostgreSQL refuses it).
 """
 
@@ -67,10 +68,6 @@ class FeeSchedule(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def is_limit_class(self) -> bool:
-        return self.table_id is None
 
 
 class FeeScheduleVersion(models.Model):
@@ -154,6 +151,21 @@ class FeeRate(models.Model):
             "action_from_cents": self.action_from_cents,
             "action_to_cents": self.action_to_cents,
         }
+
+
+class RoundFeeSchedule(models.Model):
+    """The collection schedule in force when a hand started, frozen with its rates as the
+    fee engine reads them (docs/rules.md §9.5). A hand at a table with no schedule in force
+    has none: it pays no fee."""
+
+    round = models.OneToOneField(
+        Round, primary_key=True, on_delete=models.PROTECT, related_name="fee_schedule_in_force"
+    )
+    version = models.ForeignKey(FeeScheduleVersion, on_delete=models.PROTECT, related_name="rounds")
+    schedule = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"{self.round}: fee schedule version {self.version_id}"
 
 
 class PayerKind(models.TextChoices):

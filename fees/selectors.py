@@ -8,11 +8,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.db.models import F, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from cardroom import shifts
-from fees.filing import Filed, span
-from fees.models import DropBox, DropCount, FeeLine, FeeRate, FeeSchedule, FeeScheduleVersion
+from cardroom.errors import State
+from cardroom.money import dollar_range
+from fees.filing import Filed
+from fees.models import (
+    DropBox,
+    DropCount,
+    FeeLine,
+    FeeRate,
+    FeeSchedule,
+    FeeScheduleVersion,
+    RoundFeeSchedule,
+)
 from fees.rules.schedule import Schedule, build_schedule
 from tables.models import Round, Table
 from wagers.models import AccountKind, LedgerEntry
@@ -30,35 +41,58 @@ def versions(schedule: FeeSchedule) -> QuerySet[FeeScheduleVersion]:
     )
 
 
-def _candidates(table: Table, moment: datetime) -> QuerySet[FeeScheduleVersion]:
-    """Versions that could be in force at ``table`` at ``moment``, the one in force first.
+# Versions of a schedule, the one in force first: the latest that has taken effect.
+LATEST_FIRST = ("-effective_at", "-id")
 
-    The table's own schedule comes before the schedule of its limit class; within a
-    schedule, the latest version that has taken effect.
+
+def _candidates(table_id, minimum, maximum, moment: datetime) -> QuerySet[FeeScheduleVersion]:
+    """Versions that could be in force at a table at ``moment``, the one in force first
+    (docs/rules.md §9.5): the table's own schedule before the schedule of its limit class;
+    within a schedule, the latest version that has taken effect.
+
+    The table's id and limits may be ``OuterRef``s, so one query finds the version in force
+    at every table (``versions_in_force``).
     """
     return (
         FeeScheduleVersion.objects.filter(effective_at__lte=moment)
         .filter(
-            Q(schedule__table_id=table.pk)
+            Q(schedule__table_id=table_id)
             | Q(
                 schedule__table__isnull=True,
-                schedule__class_minimum_cents=table.minimum_cents,
-                schedule__class_maximum_cents=table.maximum_cents,
+                schedule__class_minimum_cents=minimum,
+                schedule__class_maximum_cents=maximum,
             )
         )
-        .order_by(F("schedule__table_id").asc(nulls_last=True), "-effective_at")
+        .order_by(F("schedule__table_id").asc(nulls_last=True), *LATEST_FIRST)
     )
+
+
+def _candidates_at(table: Table, moment: datetime) -> QuerySet[FeeScheduleVersion]:
+    return _candidates(table.pk, table.minimum_cents, table.maximum_cents, moment)
 
 
 def schedule_in_force(table: Table, moment: datetime) -> FeeScheduleVersion | None:
     """The version of the collection schedule in force at ``table`` at ``moment``, if any."""
-    return _candidates(table, moment).select_related("schedule").first()
+    return _candidates_at(table, moment).select_related("schedule").first()
+
+
+def versions_in_force(moment: datetime, tables: QuerySet[Table] | None = None) -> dict[int, int]:
+    """The version in force at each table at ``moment`` (table id -> version id; a table
+    with none is left out), in one query, by the same rule as ``schedule_in_force``."""
+    tables = Table.objects.all() if tables is None else tables
+    candidates = _candidates(
+        OuterRef("pk"), OuterRef("minimum_cents"), OuterRef("maximum_cents"), moment
+    )
+    rows = tables.annotate(version_id=Subquery(candidates.values("pk")[:1])).values_list(
+        "pk", "version_id"
+    )
+    return {table_id: version_id for table_id, version_id in rows if version_id is not None}
 
 
 def snapshot_in_force(table: Table, moment: datetime) -> dict | None:
     """The version in force with its rates, as the JSON a round freezes (one query)."""
     rates = list(
-        FeeRate.objects.filter(version=Subquery(_candidates(table, moment).values("pk")[:1]))
+        FeeRate.objects.filter(version=Subquery(_candidates_at(table, moment).values("pk")[:1]))
         .select_related("version")
         .order_by("position")
     )
@@ -97,6 +131,33 @@ def fee_lines(round_: Round | int) -> QuerySet[FeeLine]:
     )
 
 
+def round_schedule(round_: Round | int) -> RoundFeeSchedule | None:
+    """The schedule version frozen when the hand started, with its rates; None: no fees."""
+    return RoundFeeSchedule.objects.filter(round=round_).select_related("version").first()
+
+
+WAIVED = Q(waiver__isnull=False)
+RETURNED = Q(waiver__isnull=True, round__state=State.VOIDED)  # a voided hand's fees go back
+
+
+def fee_sums() -> dict:
+    """The SQL aggregates of a set of fee lines (``FeeLine`` queryset ``.aggregate`` or
+    ``.annotate``): assessed, waived, returned with a voided hand, lines and waivers. What
+    stays in the drop is assessed - waived - returned (``collected``)."""
+    return {
+        "assessed": Coalesce(Sum("amount_cents"), 0),
+        "waived": Coalesce(Sum("amount_cents", filter=WAIVED), 0),
+        "returned": Coalesce(Sum("amount_cents", filter=RETURNED), 0),
+        "lines": Count("id"),
+        "waivers": Count("id", filter=WAIVED),
+    }
+
+
+def collected(sums: dict) -> int:
+    """What stays in the drop of the fees summed by ``fee_sums``."""
+    return sums["assessed"] - sums["waived"] - sums["returned"]
+
+
 @dataclass(frozen=True)
 class RoundFees:
     assessed: int  # every fee line
@@ -105,26 +166,13 @@ class RoundFees:
     collected: int  # what stays in the drop
 
 
-def round_fees(round_: Round) -> RoundFees:
-    lines = list(FeeLine.objects.filter(round=round_).select_related("waiver"))
-    assessed = sum(line.amount_cents for line in lines)
-    waived = sum(line.amount_cents for line in lines if hasattr(line, "waiver"))
-    returned = (assessed - waived) if round_.state == "voided" else 0
-    return RoundFees(assessed, waived, returned, assessed - waived - returned)
+def round_fees(round_: Round | int) -> RoundFees:
+    """A hand's fee totals (one query)."""
+    sums = FeeLine.objects.filter(round=round_).aggregate(**fee_sums())
+    return RoundFees(sums["assessed"], sums["waived"], sums["returned"], collected(sums))
 
 
 # --- The drop ---------------------------------------------------------------------------
-
-
-def recorded_drop(table_id: int, start: datetime, end: datetime) -> int:
-    """Net fees into the table's drop in [start, end): fees less waivers and void returns."""
-    total = LedgerEntry.objects.filter(
-        account__kind=AccountKind.DROP,
-        account__table_id=table_id,
-        transaction__at__gte=start,
-        transaction__at__lt=end,
-    ).aggregate(total=Sum("amount_cents"))["total"]
-    return total or 0
 
 
 @dataclass(frozen=True)
@@ -213,6 +261,56 @@ def reconciliations(boxes) -> list[Reconciliation]:
     ]
 
 
+# --- Schedules at a glance ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    version: FeeScheduleVersion
+    status: str  # "in force", "in force at no table", "past" or "scheduled"
+    tables: list[str]  # the tables it is in force at now
+
+
+@dataclass(frozen=True)
+class ScheduleRow:
+    schedule: FeeSchedule
+    versions: list[VersionRow]  # newest first
+
+
+def schedule_overview(moment: datetime) -> list[ScheduleRow]:
+    """Every schedule with its versions, each marked by the rule that decides the version in
+    force at a table (``versions_in_force``): a limit class's latest version is in force
+    only at the tables of the class that have no schedule of their own (three queries)."""
+    in_force = versions_in_force(moment)
+    names = dict(Table.objects.filter(pk__in=in_force).values_list("pk", "name"))
+    tables_of: dict[int, list[str]] = {}
+    for table_id, version_id in in_force.items():
+        tables_of.setdefault(version_id, []).append(names[table_id])
+    current = {
+        schedule_id: version_id
+        for schedule_id, version_id in FeeSchedule.objects.annotate(
+            current=Subquery(
+                FeeScheduleVersion.objects.filter(schedule=OuterRef("pk"), effective_at__lte=moment)
+                .order_by(*LATEST_FIRST)
+                .values("pk")[:1]
+            )
+        ).values_list("pk", "current")
+    }
+    rows = []
+    for schedule in schedules().prefetch_related("versions__rates", "versions__created_by"):
+        marked = []
+        for version in sorted(schedule.versions.all(), key=lambda v: (v.effective_at, v.pk)):
+            if version.effective_at > moment:
+                status = "scheduled"
+            elif version.pk == current[schedule.pk]:
+                status = "in force" if version.pk in tables_of else "in force at no table"
+            else:
+                status = "past"
+            marked.append(VersionRow(version, status, sorted(tables_of.get(version.pk, []))))
+        rows.append(ScheduleRow(schedule, marked[::-1]))
+    return rows
+
+
 # --- Filing -----------------------------------------------------------------------------
 
 
@@ -221,12 +319,11 @@ def filed_in_force(moment: datetime, table_ids=None) -> list:
     tables = Table.objects.order_by("name")
     if table_ids is not None:
         tables = tables.filter(pk__in=table_ids)
-    filed = []
-    for table in tables:
-        version = schedule_in_force(table, moment)
-        if version is not None:
-            filed.append(Filed(table.name, version))
-    return filed
+    in_force = versions_in_force(moment, tables)
+    versions = FeeScheduleVersion.objects.select_related("schedule").in_bulk(in_force.values())
+    return [
+        Filed(table.name, versions[in_force[table.pk]]) for table in tables if table.pk in in_force
+    ]
 
 
 def filed_version(version: FeeScheduleVersion) -> list:
@@ -235,6 +332,6 @@ def filed_version(version: FeeScheduleVersion) -> list:
     label = (
         schedule.table.name
         if schedule.table_id
-        else f"tables of {span(schedule.class_minimum_cents, schedule.class_maximum_cents)}"
+        else f"tables of {dollar_range(schedule.class_minimum_cents, schedule.class_maximum_cents)}"
     )
     return [Filed(label, version)]

@@ -12,7 +12,6 @@ from __future__ import annotations
 from django.contrib import admin
 
 from cardroom.clock import now
-from tables import selectors
 from tables.models import (
     ButtonOffer,
     Game,
@@ -229,11 +228,11 @@ class RoundAdmin(ReadOnlyAdmin):
 
     @admin.display(description="player-dealer's hole cards")
     def dealer_cards(self, round_: Round):
-        return round_.dealer_hole if selectors.dealer_cards_revealed(round_) else "(withheld)"
+        return round_.dealer_hole if round_.cards_revealed else "(withheld)"
 
     @admin.display(description="shuffled deck (RNG deal)")
     def deck_order(self, round_: Round):
-        return round_.shuffled_deck if selectors.dealer_cards_revealed(round_) else "(withheld)"
+        return round_.shuffled_deck if round_.cards_revealed else "(withheld)"
 
 
 @admin.register(RoundTransition)

@@ -1,32 +1,10 @@
-"""Query filters for the floor's list endpoints (applied by the selectors).
-
-Ids are plain numbers: filtering by a table or player that does not exist
-answers an empty list, not an error. A malformed value (a state that is not a
-state, a date that is not a date) is a 400 naming the parameter.
-"""
+"""Query filters for the floor's list endpoints (applied by ``cardroom.filtering``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import django_filters
-from django.db.models import QuerySet
-from django_filters.utils import translate_validation
 
-from tables.models import Game, OfferRound, OfferRoundStatus, Player, Round, RoundState, Seating
-
-
-def filter_queryset(
-    filterset_class: type[django_filters.FilterSet],
-    data: Mapping[str, Any] | None,
-    queryset: QuerySet,
-) -> QuerySet:
-    """``queryset`` narrowed by ``data`` (query parameters); invalid values raise a DRF 400."""
-    filterset = filterset_class(data or {}, queryset=queryset)
-    if not filterset.is_valid():
-        raise translate_validation(filterset.errors)
-    return filterset.qs
+from tables.models import Game, OfferRound, OfferRoundStatus, Player, Seating
 
 
 class PlayerFilter(django_filters.FilterSet):
@@ -77,22 +55,3 @@ class OfferRoundFilter(django_filters.FilterSet):
     class Meta:
         model = OfferRound
         fields = ["table", "game", "status"]
-
-
-class RoundFilter(django_filters.FilterSet):
-    table = django_filters.NumberFilter(field_name="table_id", help_text="table id")
-    game = django_filters.NumberFilter(field_name="game_id", help_text="game id")
-    state = django_filters.ChoiceFilter(choices=RoundState.choices)
-    player_dealer = django_filters.NumberFilter(
-        field_name="player_dealer_id", help_text="id of the player who banked the round"
-    )
-    started_after = django_filters.IsoDateTimeFilter(
-        field_name="started_at", lookup_expr="gte", help_text="started at or after (ISO 8601)"
-    )
-    started_before = django_filters.IsoDateTimeFilter(
-        field_name="started_at", lookup_expr="lt", help_text="started before (ISO 8601)"
-    )
-
-    class Meta:
-        model = Round
-        fields = ["table", "game", "state", "player_dealer", "started_after", "started_before"]

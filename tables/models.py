@@ -11,10 +11,20 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from tables.rules.decisions import DEFAULT_PREFLOP_MULTIPLES, Action, Decision, Street
+from cardroom.errors import ACTIVE_ROUND_STATES, FINISHED_ROUND_STATES, ROUND_STATES, State
+from tables.rules.decisions import (
+    DEFAULT_PREFLOP_MULTIPLES,
+    Action,
+    Decision,
+    DecisionRecord,
+    Street,
+)
 from tables.rules.rotation import BankedHand
+from tables.rules.seats import SEATS, seat_label
 
-SEAT_NUMBERS = [(n, f"Seat {n}") for n in range(1, 7)]
+SEAT_NUMBERS = [(seat, seat_label(seat)) for seat in SEATS]
+ROUND_STATE_CHOICES = [(state.value, state.label) for state in ROUND_STATES]
+CARDS_REVEALED_STATES = frozenset({State.SHOWDOWN, *FINISHED_ROUND_STATES})
 
 
 def default_preflop_multiples() -> list[int]:
@@ -72,7 +82,7 @@ class Table(models.Model):
     bad_beat_paytable = models.JSONField(null=True, blank=True, default=default_bad_beat_paytable)
     backline_allowed = models.BooleanField(default=True)
     deal_mode = models.CharField(max_length=16, choices=DealMode.choices, default=DealMode.RNG)
-    # RULEBOOK §6 rotation policy; the California 2026 policy by default.
+    # The rotation policy (docs/rules.md §8); the California 2026 policy by default.
     max_consecutive_hands = models.PositiveSmallIntegerField(default=2)
     offer_every_hand = models.BooleanField(default=True)
     max_tppp_per_table = models.PositiveSmallIntegerField(null=True, blank=True, default=1)
@@ -159,7 +169,7 @@ class Seating(models.Model):
 
 class GameEndReason(models.TextChoices):
     CLOSED = "closed", "Closed by the floor supervisor"
-    ROTATION_WINDOW = "rotation_window", "40-minute rotation rule (RULEBOOK §6)"
+    ROTATION_WINDOW = "rotation_window", "40-minute rotation rule (docs/rules.md §8.12)"
 
 
 class Game(models.Model):
@@ -202,7 +212,7 @@ class OfferRoundStatus(models.TextChoices):
 
 
 class OfferRound(models.Model):
-    """The button offered seat by seat before a hand (RULEBOOK §6)."""
+    """The button offered seat by seat before a hand (docs/rules.md §8.3)."""
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="offer_rounds")
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="offer_rounds")
@@ -279,35 +289,18 @@ class ButtonOffer(models.Model):
         return f"offer to seat {self.seat}: {self.answer}"
 
 
-class RoundState(models.TextChoices):
-    WAGERING = "wagering", "Wagering open"
-    NO_MORE_BETS = "no_more_bets", "No more bets"
-    PREFLOP = "preflop", "Hole cards dealt: pre-flop decisions"
-    FLOP = "flop", "Flop: flop decisions"
-    RIVER = "river", "Turn and river: river decisions"
-    SHOWDOWN = "showdown", "Showdown"
-    SETTLED = "settled", "Settled"
-    VOIDED = "voided", "Voided (misdeal)"
-
-
-ACTIVE_ROUND_STATES = [
-    RoundState.WAGERING,
-    RoundState.NO_MORE_BETS,
-    RoundState.PREFLOP,
-    RoundState.FLOP,
-    RoundState.RIVER,
-    RoundState.SHOWDOWN,
-]
-
-
 class Round(models.Model):
-    """One hand at a table, from wagering to settlement (RULEBOOK §2-§5)."""
+    """One hand at a table, from wagering to settlement (docs/rules.md §2-§7).
+
+    Its steps are taken by the round lifecycle (``rounds.services``); the floor reads
+    rounds for the button's history.
+    """
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveIntegerField()  # per table, 1, 2, 3, ...
     deck = models.CharField(max_length=1, choices=[("A", "Deck A"), ("B", "Deck B")])
-    state = models.CharField(max_length=16, choices=RoundState.choices)
+    state = models.CharField(max_length=16, choices=ROUND_STATE_CHOICES)
     offer_round = models.OneToOneField(OfferRound, on_delete=models.PROTECT, related_name="round")
     player_dealer = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="banked_rounds"
@@ -329,16 +322,6 @@ class Round(models.Model):
     )
     ended_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.TextField(blank=True)
-    # RULEBOOK §7: the collection schedule in force when the hand started (None: no fees),
-    # and its rates frozen as the fee engine reads them.
-    fee_schedule_version = models.ForeignKey(
-        "fees.FeeScheduleVersion",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="rounds",
-    )
-    fee_schedule = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "number"]
@@ -348,7 +331,7 @@ class Round(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["table"],
-                condition=Q(state__in=[s.value for s in ACTIVE_ROUND_STATES]),
+                condition=Q(state__in=[state.value for state in ACTIVE_ROUND_STATES]),
                 name="one_active_round_per_table",
             ),
             models.CheckConstraint(
@@ -360,25 +343,36 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"{self.table} round {self.number}"
 
+    @property
+    def cards_revealed(self) -> bool:
+        """The player-dealer's hole cards (and the stored RNG deck, which holds them) are
+        secret until the showdown: nothing shows them before."""
+        return self.state in CARDS_REVEALED_STATES
+
     def banked_hand(self) -> BankedHand:
         """This hand as the rotation rules see it: who banked, when, how many TPPPs sat."""
-        return BankedHand(
-            hand_id=self.pk,
-            game_id=self.game_id,
-            started_at=self.started_at,
-            seat=self.player_dealer_seat,
-            player_id=self.player_dealer_id,
-            is_tppp=self.player_dealer_is_tppp,
-            tppps_seated=self.tppps_seated,
-        )
+        return BankedHand(*(getattr(self, field) for field in BANKED_HAND_FIELDS))
+
+
+# A round's columns in the order of ``BankedHand``'s fields: the one mapping from a stored
+# round to the rotation rules' view of it (a model instance, or a ``values_list`` row).
+BANKED_HAND_FIELDS = (
+    "pk",
+    "game_id",
+    "started_at",
+    "player_dealer_seat",
+    "player_dealer_id",
+    "player_dealer_is_tppp",
+    "tppps_seated",
+)
 
 
 class RoundTransition(models.Model):
     """Who moved a round from one state to the next, and when."""
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="transitions")
-    from_state = models.CharField(max_length=16, choices=RoundState.choices, blank=True)
-    to_state = models.CharField(max_length=16, choices=RoundState.choices)
+    from_state = models.CharField(max_length=16, choices=ROUND_STATE_CHOICES, blank=True)
+    to_state = models.CharField(max_length=16, choices=ROUND_STATE_CHOICES)
     at = models.DateTimeField()
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 
@@ -422,9 +416,15 @@ class Hand(models.Model):
     def __str__(self) -> str:
         return f"{self.round} seat {self.seat}"
 
+    def decision_record(self) -> DecisionRecord:
+        """The hand's decisions as the rules see them, in the order they were made (reads
+        ``decisions`` once; prefetch them for many hands)."""
+        made = sorted(self.decisions.all(), key=lambda decision: decision.pk)
+        return DecisionRecord(tuple(decision.as_rule() for decision in made))
+
 
 class HandDecision(models.Model):
-    """One decision of a hand (RULEBOOK §3), as the house dealer recorded it."""
+    """One decision of a hand (docs/rules.md §5), as the house dealer recorded it."""
 
     hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="decisions")
     street = models.CharField(max_length=8, choices=[(s.value, s.value) for s in Street])

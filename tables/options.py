@@ -1,11 +1,13 @@
-"""A table's options sheet: validation, the frozen snapshot a round keeps, the core's view of it."""
+"""A table's options sheet (docs/rules.md §3.4, §12): validation, the frozen snapshot a round
+keeps, and the rules' view of it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from cardroom.errors import Rule, RuleError
 from tables.rules.decisions import validate_preflop_multiples
-from tables.rules.errors import RuleError
+from tables.rules.options import GameOptions
 from tables.rules.paytables import (
     BAD_BEAT_CATEGORIES,
     BAD_BEAT_PAYTABLES,
@@ -14,11 +16,9 @@ from tables.rules.paytables import (
     resolve_paytable,
 )
 from tables.rules.rotation import RotationPolicy
-from wagers.rules.wagers import GameOptions
 
 from .models import DealMode, Table
 
-OPTIONS_RULE = "RULEBOOK §3-§6: the table's options sheet"
 EDITABLE_OPTIONS = (
     "minimum_cents",
     "maximum_cents",
@@ -55,7 +55,7 @@ def _whole(values: dict[str, Any], name: str, *, minimum: int, maximum: int | No
         upper = f" and at most {maximum}" if maximum is not None else ""
         raise RuleError(
             f"{name} must be a whole number of at least {minimum}{upper}",
-            rule=OPTIONS_RULE,
+            rule=Rule.OPTIONS,
             field=name,
         )
 
@@ -66,12 +66,12 @@ def validate(values: dict[str, Any]) -> dict[str, Any]:
         _whole(values, name, minimum=1)
     if values["minimum_cents"] > values["maximum_cents"]:
         raise RuleError(
-            "the table minimum is above the table maximum", rule=OPTIONS_RULE, field="minimum_cents"
+            "the table minimum is above the table maximum", rule=Rule.OPTIONS, field="minimum_cents"
         )
     for name in ("minimum_cents", "maximum_cents"):
         if values[name] % values["chip_unit_cents"]:
             raise RuleError(
-                f"{name} must be a multiple of the chip unit", rule=OPTIONS_RULE, field=name
+                f"{name} must be a multiple of the chip unit", rule=Rule.OPTIONS, field=name
             )
     _whole(
         values,
@@ -84,18 +84,18 @@ def validate(values: dict[str, Any]) -> dict[str, Any]:
     _whole(values, "min_non_tppp_dealers_in_window", minimum=1, maximum=5)
     for name in ("backline_allowed", "offer_every_hand", "tppp_may_bank_twice_in_a_row"):
         if not isinstance(values[name], bool):
-            raise RuleError(f"{name} is true or false", rule=OPTIONS_RULE, field=name)
+            raise RuleError(f"{name} is true or false", rule=Rule.OPTIONS, field=name)
     if values["deal_mode"] not in DealMode.values:
         raise RuleError(
             f"deal_mode is one of {', '.join(DealMode.values)}",
-            rule=OPTIONS_RULE,
+            rule=Rule.OPTIONS,
             field="deal_mode",
         )
     try:
         values["preflop_multiples"] = list(validate_preflop_multiples(values["preflop_multiples"]))
     except (RuleError, TypeError) as error:
         message = error.message if isinstance(error, RuleError) else "a list of 3 and/or 4"
-        raise RuleError(message, rule=OPTIONS_RULE, field="preflop_multiples") from None
+        raise RuleError(message, rule=Rule.PREFLOP_MULTIPLES, field="preflop_multiples") from None
     game_options(values)  # the pay tables must resolve
     return values
 

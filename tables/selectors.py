@@ -1,58 +1,61 @@
-"""Read paths for the floor: plain functions answering querysets or objects.
+"""Read paths of the floor: plain functions answering querysets or objects.
 
 Every list selector joins or prefetches what its endpoint shows, so a list
 costs the same number of queries whatever its length. A missing row raises the
 model's ``DoesNotExist`` (the API answers 404).
+
+``button_state`` is the one place where what may happen to the player-dealer button next
+is decided: the table view shows it, and the button services (taking the table's lock
+first) act on it, so the floor and the services can never disagree.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
+from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State, StateError
+from cardroom.filtering import filter_queryset
 from tables import options as table_options
-from tables.filters import (
-    GameFilter,
-    OfferRoundFilter,
-    PlayerFilter,
-    RoundFilter,
-    SeatingFilter,
-    filter_queryset,
-)
+from tables.filters import GameFilter, OfferRoundFilter, PlayerFilter, SeatingFilter
+from tables.guards import no_game_error, round_in_play_error
 from tables.models import (
-    ACTIVE_ROUND_STATES,
+    BANKED_HAND_FIELDS,
     ButtonOffer,
     Game,
     GameEndReason,
-    Hand,
-    HandDecision,
     OfferAnswer,
     OfferRound,
     OfferRoundStatus,
     Player,
     Round,
-    RoundState,
-    RoundTransition,
     Seating,
     Table,
     TableOptionChange,
 )
-from tables.rules.rotation import SeatedPlayer, may_keep_without_offers, offers_start_at
-from tables.services.button import banked_history
+from tables.rules.rotation import (
+    BankedHand,
+    Breach,
+    RotationPolicy,
+    SeatedPlayer,
+    ineligibility,
+    keeper,
+    offer_order,
+    offers_start_at,
+)
 
 Filters = Mapping[str, Any] | None
 
-# The player-dealer's hole cards (and the stored RNG deck, which holds them) are secret
-# until the showdown: the API withholds them before these states.
-CARDS_REVEALED_STATES = frozenset({RoundState.SHOWDOWN, RoundState.SETTLED, RoundState.VOIDED})
-NO_PLAYER_DEALER_STATUS = "no eligible player accepted: a new offer round is needed (RULEBOOK §6)"
-
-
-def dealer_cards_revealed(round_: Round) -> bool:
-    return round_.state in CARDS_REVEALED_STATES
+NO_PLAYER_DEALER_STATUS = (
+    "no eligible seated player accepted the player-dealer position, so no round can start "
+    "at this table until one does: begin a new offer round"
+)
+# How many of a table's latest hands the rotation rules look back at (two consecutive
+# hands, a TPPP's last hand): a few more than they need.
+HISTORY_HANDS = 8
 
 
 # --- Players ----------------------------------------------------------------------------
@@ -66,11 +69,29 @@ def player_get(*, player_id: int) -> Player:
     return Player.objects.select_related("tppp").get(pk=player_id)
 
 
-# --- Tables -----------------------------------------------------------------------------
+# --- Tables, seats and games ------------------------------------------------------------
 
 
 def _active_seatings() -> QuerySet[Seating]:
     return Seating.objects.filter(left_at__isnull=True).select_related("player").order_by("seat")
+
+
+def seated(table: Table) -> list[Seating]:
+    """Who sits at ``table`` now, seat by seat."""
+    return list(_active_seatings().filter(table=table))
+
+
+def open_game(table: Table) -> Game | None:
+    return Game.objects.filter(table=table, ended_at__isnull=True).first()
+
+
+def active_round(table: Table) -> Round | None:
+    """The round in play at ``table`` (at most one), with its player-dealer."""
+    return (
+        Round.objects.filter(table=table, state__in=ACTIVE_ROUND_STATES)
+        .select_related("player_dealer")
+        .first()
+    )
 
 
 def table_list() -> QuerySet[Table]:
@@ -88,134 +109,13 @@ def table_list() -> QuerySet[Table]:
     )
 
 
-@dataclass(frozen=True)
-class TableFloor:
-    """A table as the floor sees it now: who sits where, the game, the round, the button."""
-
-    table: Table
-    seated: list[Seating]
-    game: Game | None
-    active_round: Round | None
-    offer_round: OfferRound | None
-    button_state: str
-    button_status: str
-    keeper_seat: int | None = None  # the seat that may keep the button without offers
-
-
-def _offers() -> QuerySet[ButtonOffer]:
-    return ButtonOffer.objects.select_related("player", "offered_by", "answered_by")
-
-
 def table_get(*, table_id: int) -> Table:
     return Table.objects.get(pk=table_id)
-
-
-def table_floor(*, table_id: int) -> TableFloor:
-    table = table_get(table_id=table_id)
-    seated = list(_active_seatings().filter(table=table))
-    game = Game.objects.filter(table=table, ended_at__isnull=True).first()
-    active = (
-        Round.objects.filter(table=table, state__in=ACTIVE_ROUND_STATES)
-        .select_related("player_dealer")
-        .first()
-    )
-    offer_round = None
-    if game is not None:
-        offer_round = (
-            OfferRound.objects.filter(game=game)
-            .select_related("round", "started_by")
-            .prefetch_related(Prefetch("offers", queryset=_offers()))
-            .order_by("-started_at", "-id")
-            .first()
-        )
-        played = getattr(offer_round, "round", None)
-        if played is not None and played.state not in ACTIVE_ROUND_STATES:
-            offer_round = None  # its hand is over: the next hand needs a new offer round
-    state, status, keeper_seat = _button_status(table, seated, game, active, offer_round)
-    return TableFloor(table, seated, game, active, offer_round, state, status, keeper_seat)
-
-
-def _button_status(
-    table: Table,
-    seated: list[Seating],
-    game: Game | None,
-    active: Round | None,
-    offer_round: OfferRound | None,
-) -> tuple[str, str, int | None]:
-    """Where the player-dealer button stands, as a code and a sentence for the floor, and
-    the seat that may keep it for a second hand without offers (None: nobody may)."""
-    if game is None:
-        last = Game.objects.filter(table=table).order_by("-opened_at", "-id").first()
-        if last is not None and last.end_reason == GameEndReason.ROTATION_WINDOW:
-            return (
-                "game_ended",
-                f"the game ended: {last.end_detail}; a floor supervisor may open a new game",
-                None,
-            )
-        return "no_game", "no game is open: a floor supervisor opens one", None
-    if active is not None:
-        return (
-            "round_in_play",
-            f"round {active.number} is {active.get_state_display().lower()}; "
-            f"seat {active.player_dealer_seat} holds the player-dealer position",
-            None,
-        )
-    if offer_round is not None:
-        offers = list(offer_round.offers.all())
-        if offer_round.status == OfferRoundStatus.OPEN:
-            pending = next((o for o in offers if o.answer == OfferAnswer.PENDING), None)
-            if pending is not None:
-                return (
-                    "offer_pending",
-                    f"seat {pending.seat} is being offered the player-dealer position; "
-                    "record the answer",
-                    None,
-                )
-            return "offering", "offer the button to the next seat clockwise", None
-        if offer_round.status == OfferRoundStatus.ACCEPTED:
-            accepted = next(o for o in offers if o.answer == OfferAnswer.ACCEPTED)
-            if offer_round.kept_without_offers:
-                return (
-                    "accepted",
-                    f"seat {accepted.seat} keeps the position for a second hand; start the round",
-                    None,
-                )
-            return "accepted", f"seat {accepted.seat} accepted; start the round", None
-        if offer_round.status == OfferRoundStatus.EXHAUSTED:
-            return "no_player_dealer", NO_PLAYER_DEALER_STATUS, None
-    if not seated:
-        return "no_players", "no player is seated: seat players, then offer the button", None
-    last = Round.objects.filter(game=game).order_by("-number").first()
-    start = offers_start_at(last.player_dealer_seat if last else None, game.first_offer_seat)
-    status = f"offer the button: offers start at seat {start} and go clockwise"
-    if offer_round is not None and offer_round.status == OfferRoundStatus.CANCELLED:
-        status = f"the last offer round was cancelled ({offer_round.detail}); {status}"
-    if last is not None and not table.offer_every_hand:
-        keeper = next(
-            (
-                s
-                for s in seated
-                if s.seat == last.player_dealer_seat and s.player_id == last.player_dealer_id
-            ),
-            None,
-        )
-        policy = table_options.rotation_policy(table_options.snapshot(table))
-        if keeper is not None and may_keep_without_offers(
-            SeatedPlayer(keeper.seat, keeper.player_id, keeper.is_tppp),
-            banked_history(table),
-            policy,
-        ):
-            status += f", or seat {keeper.seat} may keep it for a second consecutive hand"
-            return "offer_needed", status, keeper.seat
-    return "offer_needed", status, None
 
 
 def table_option_change_list(*, table_id: int) -> QuerySet[TableOptionChange]:
     table = Table.objects.only("id").get(pk=table_id)
     return TableOptionChange.objects.filter(table=table).select_related("changed_by")
-
-
-# --- Seats and games --------------------------------------------------------------------
 
 
 def seating_list(*, filters: Filters = None) -> QuerySet[Seating]:
@@ -236,7 +136,29 @@ def game_get(*, game_id: int) -> Game:
     return Game.objects.select_related("opened_by", "ended_by").get(pk=game_id)
 
 
+# --- The button's history ---------------------------------------------------------------
+
+
+def banked_hands(rounds: QuerySet[Round]) -> list[BankedHand]:
+    """``rounds`` as the rotation rules see them, in the queryset's order (one query)."""
+    return [BankedHand(*row) for row in rounds.values_list(*BANKED_HAND_FIELDS)]
+
+
+def banked_history(table: Table, *, last: int = HISTORY_HANDS) -> list[BankedHand]:
+    """The table's most recent hands, oldest first (voided ones too: their player-dealer
+    held the position)."""
+    return banked_hands(Round.objects.filter(table=table).order_by("-number")[:last])[::-1]
+
+
+def game_history_since(game: Game, since) -> list[BankedHand]:
+    return banked_hands(Round.objects.filter(game=game, started_at__gt=since).order_by("number"))
+
+
 # --- The button -------------------------------------------------------------------------
+
+
+def _offers() -> QuerySet[ButtonOffer]:
+    return ButtonOffer.objects.select_related("player", "offered_by", "answered_by")
 
 
 def offer_round_list(*, filters: Filters = None) -> QuerySet[OfferRound]:
@@ -250,24 +172,284 @@ def button_offer_get(*, offer_id: int) -> ButtonOffer:
     return _offers().select_related("offer_round").get(pk=offer_id)
 
 
-# --- Rounds -----------------------------------------------------------------------------
+def _as_player(seating: Seating) -> SeatedPlayer:
+    return SeatedPlayer(seating.seat, seating.player_id, seating.is_tppp)
 
 
-def round_list(*, filters: Filters = None) -> QuerySet[Round]:
-    queryset = Round.objects.select_related("player_dealer", "started_by")
-    return filter_queryset(RoundFilter, filters, queryset)
+@dataclass(frozen=True)
+class NextOffer:
+    """What offering the button now does: the seats the rules pass over (each with why),
+    then the seat offered, or None when no one is left (the offer round is exhausted)."""
+
+    start_seat: int  # where the offer round starts (the open one's, or a new one's)
+    passed_over: tuple[tuple[Seating, Breach], ...]
+    seating: Seating | None
 
 
-def round_detail(*, round_id: int) -> Round:
-    """A round with its hands, their decisions and its transitions (five queries)."""
-    hands = Hand.objects.select_related("player").prefetch_related(
-        Prefetch("decisions", queryset=HandDecision.objects.select_related("by"))
+@dataclass(frozen=True)
+class ButtonState:
+    """Where the player-dealer button stands at a table, and what may happen next.
+
+    ``state`` is one of the ``State`` members of the button (``no_game``, ``game_ended``,
+    ``round_in_play``, ``no_players``, ``offer_needed``, ``offering``, ``offer_pending``,
+    ``accepted``, ``no_player_dealer``); ``status`` says it in the floor's words.
+    """
+
+    table: Table
+    state: State
+    status: str
+    game: Game | None
+    active_round: Round | None
+    offer_round: OfferRound | None  # the offers for the next hand, or for the hand in play
+    seated: list[Seating]
+    policy: RotationPolicy
+    history: list[BankedHand] = field(default_factory=list)
+    next_offer: NextOffer | None = None  # set when offering the button is allowed
+    keeper: Seating | None = None  # set when the last player-dealer may keep the button
+
+    @property
+    def keeper_seat(self) -> int | None:
+        return None if self.keeper is None else self.keeper.seat
+
+    @property
+    def pending(self) -> ButtonOffer | None:
+        if self.state is not State.OFFER_PENDING:
+            return None
+        return next(o for o in self.offer_round.offers.all() if o.answer == OfferAnswer.PENDING)
+
+    @property
+    def accepted(self) -> ButtonOffer | None:
+        if self.state is not State.ACCEPTED:
+            return None
+        return next(o for o in self.offer_round.offers.all() if o.answer == OfferAnswer.ACCEPTED)
+
+    @property
+    def may_offer(self) -> bool:
+        return self.next_offer is not None
+
+    @property
+    def may_keep(self) -> bool:
+        return self.keeper is not None
+
+    @property
+    def may_start(self) -> bool:
+        return self.state is State.ACCEPTED
+
+    # The refusals, worded once for the API, the console and the command line.
+
+    def _between_hands(self) -> None:
+        if self.game is None:
+            raise no_game_error(self.table)
+        if self.active_round is not None:
+            raise round_in_play_error(self.active_round, action="the button moves")
+
+    def require_offer(self) -> NextOffer:
+        self._between_hands()
+        if self.state is State.ACCEPTED:
+            raise StateError(
+                f"seat {self.accepted.seat} has accepted the player-dealer position; "
+                "start the round",
+                state=State.ACCEPTED,
+                rule=Rule.OFFER_ROUND,
+            )
+        if self.state is State.OFFER_PENDING:
+            raise StateError(
+                f"seat {self.pending.seat} has not yet answered the offer",
+                state=State.OFFER_PENDING,
+                rule=Rule.OFFER_ROUND,
+            )
+        return self.next_offer
+
+    def require_keeper(self) -> Seating:
+        self._between_hands()
+        if self.policy.offer_every_hand:
+            raise StateError(
+                "this table offers the position before every hand; keeping it without offers "
+                "is not allowed (rotation policy: offer every hand)",
+                state=State.OFFER_EVERY_HAND,
+                rule=Rule.OFFER_EVERY_HAND,
+            )
+        if self.keeper is None:
+            raise StateError(
+                "the last player-dealer cannot keep the position without an offer round: only "
+                "for a second consecutive hand, while seated, within every limit, and only "
+                "before an offer round for the next hand has begun",
+                state=State.OFFERS_REQUIRED,
+                rule=Rule.KEEP,
+            )
+        return self.keeper
+
+    def require_start(self) -> ButtonOffer:
+        self._between_hands()
+        if self.state is State.NO_PLAYER_DEALER:
+            raise StateError(
+                NO_PLAYER_DEALER_STATUS, state=State.NO_PLAYER_DEALER, rule=Rule.NO_PLAYER_DEALER
+            )
+        if self.state is not State.ACCEPTED:
+            raise StateError(
+                "no one has accepted the player-dealer position for this hand: offer the button "
+                "clockwise first",
+                state=State.NO_PLAYER_DEALER,
+                rule=Rule.OFFER_ROUND,
+            )
+        return self.accepted
+
+
+def _offer_round_for_next_hand(game: Game) -> OfferRound | None:
+    """The game's latest offer round, unless its hand has been played (then the next hand
+    needs a new one)."""
+    offer_round = (
+        OfferRound.objects.filter(game=game)
+        .select_related("round", "started_by")
+        .prefetch_related(Prefetch("offers", queryset=_offers()))
+        .order_by("-started_at", "-id")
+        .first()
     )
-    return (
-        Round.objects.select_related("player_dealer", "started_by")
-        .prefetch_related(
-            Prefetch("hands", queryset=hands),
-            Prefetch("transitions", queryset=RoundTransition.objects.select_related("by")),
+    played = getattr(offer_round, "round", None) if offer_round is not None else None
+    if played is not None and played.state not in ACTIVE_ROUND_STATES:
+        return None
+    return offer_round
+
+
+def _next_offer(
+    offer_round: OfferRound | None,
+    start_seat: int,
+    sitting: list[Seating],
+    history: list[BankedHand],
+    policy: RotationPolicy,
+) -> NextOffer:
+    """The seats clockwise from the offer round's start, less those already offered in it:
+    the ineligible ones are passed over (with the rule), the first eligible one is offered."""
+    if offer_round is not None and offer_round.status == OfferRoundStatus.OPEN:
+        start_seat = offer_round.start_seat
+        asked = {o.player_id for o in offer_round.offers.all()}
+    else:
+        asked = set()
+    by_seat = {s.seat: s for s in sitting}
+    passed = []
+    for seat in offer_order(by_seat, start_seat):
+        seating = by_seat[seat]
+        if seating.player_id in asked:
+            continue
+        breach = ineligibility(_as_player(seating), history, policy)
+        if breach is None:
+            return NextOffer(start_seat, tuple(passed), seating)
+        passed.append((seating, breach))
+    return NextOffer(start_seat, tuple(passed), None)
+
+
+def button_state(table: Table) -> ButtonState:
+    """Where the button stands at ``table`` and what may happen next (seven queries).
+
+    A service calls it under the table's lock and acts on it; a page calls it to show it.
+    """
+    policy = table_options.rotation_policy(table_options.snapshot(table))
+    sitting = seated(table)
+    game = open_game(table)
+    common = {"table": table, "seated": sitting, "policy": policy}
+    if game is None:
+        last = Game.objects.filter(table=table).order_by("-opened_at", "-id").first()
+        if last is not None and last.end_reason == GameEndReason.ROTATION_WINDOW:
+            status = f"the game ended: {last.end_detail}; a floor supervisor may open a new game"
+            return ButtonState(
+                state=State.GAME_ENDED, status=status, game=None, active_round=None,
+                offer_round=None, **common,
+            )  # fmt: skip
+        return ButtonState(
+            state=State.NO_GAME, status="no game is open: a floor supervisor opens one",
+            game=None, active_round=None, offer_round=None, **common,
+        )  # fmt: skip
+    active = active_round(table)
+    offer_round = _offer_round_for_next_hand(game)
+    context = {**common, "game": game, "active_round": active, "offer_round": offer_round}
+    if active is not None:
+        status = (
+            f"round {active.number} is {active.get_state_display().lower()}; "
+            f"seat {active.player_dealer_seat} holds the player-dealer position"
         )
-        .get(pk=round_id)
+        return ButtonState(state=State.ROUND_IN_PLAY, status=status, **context)
+    offers = list(offer_round.offers.all()) if offer_round is not None else []
+    if offer_round is not None and offer_round.status == OfferRoundStatus.ACCEPTED:
+        accepted = next(o for o in offers if o.answer == OfferAnswer.ACCEPTED)
+        status = (
+            f"seat {accepted.seat} keeps the position for a second hand; start the round"
+            if offer_round.kept_without_offers
+            else f"seat {accepted.seat} accepted; start the round"
+        )
+        return ButtonState(state=State.ACCEPTED, status=status, **context)
+    pending = next((o for o in offers if o.answer == OfferAnswer.PENDING), None)
+    if pending is not None:
+        status = (
+            f"seat {pending.seat} is being offered the player-dealer position; record the answer"
+        )
+        return ButtonState(state=State.OFFER_PENDING, status=status, **context)
+    history = banked_history(table)
+    last = Round.objects.filter(game=game).order_by("-number").first()
+    start = offers_start_at(last.player_dealer_seat if last else None, game.first_offer_seat)
+    next_offer = _next_offer(offer_round, start, sitting, history, policy)
+    context.update(history=history, next_offer=next_offer)
+    if offer_round is not None and offer_round.status == OfferRoundStatus.OPEN:
+        status = "offer the button to the next seat clockwise"
+        return ButtonState(state=State.OFFERING, status=status, **context)
+    if offer_round is not None and offer_round.status == OfferRoundStatus.EXHAUSTED:
+        return ButtonState(state=State.NO_PLAYER_DEALER, status=NO_PLAYER_DEALER_STATUS, **context)
+    if not sitting:
+        status = "no player is seated: seat players, then offer the button"
+        return ButtonState(state=State.NO_PLAYERS, status=status, **context)
+    status = f"offer the button: offers start at seat {start} and go clockwise"
+    if offer_round is not None:  # cancelled: an acceptance no longer valid, or its player left
+        status = f"the last offer round was cancelled ({offer_round.detail}); {status}"
+    kept = keeper(
+        None if last is None else last.banked_hand(),
+        [_as_player(s) for s in sitting],
+        history,
+        policy,
+        offers_begun=offer_round is not None,
     )
+    keeping = None if kept is None else next(s for s in sitting if s.seat == kept.seat)
+    if keeping is not None:
+        status += f", or seat {keeping.seat} may keep it for a second consecutive hand"
+    return ButtonState(state=State.OFFER_NEEDED, status=status, keeper=keeping, **context)
+
+
+@dataclass(frozen=True)
+class TableFloor:
+    """A table as the floor sees it now: who sits where, the game, the round, the button."""
+
+    button: ButtonState
+
+    @property
+    def table(self) -> Table:
+        return self.button.table
+
+    @property
+    def seated(self) -> list[Seating]:
+        return self.button.seated
+
+    @property
+    def game(self) -> Game | None:
+        return self.button.game
+
+    @property
+    def active_round(self) -> Round | None:
+        return self.button.active_round
+
+    @property
+    def offer_round(self) -> OfferRound | None:
+        return self.button.offer_round
+
+    @property
+    def button_state(self) -> str:
+        return self.button.state.value
+
+    @property
+    def button_status(self) -> str:
+        return self.button.status
+
+    @property
+    def keeper_seat(self) -> int | None:
+        return self.button.keeper_seat
+
+
+def table_floor(*, table_id: int) -> TableFloor:
+    return TableFloor(button_state(table_get(table_id=table_id)))

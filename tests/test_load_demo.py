@@ -5,10 +5,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from cardroom.management.commands.load_demo import DEMO_FLOOR, DEMO_STAFF
 from cardroom.roles import roles_of
+from rounds.management.commands.load_demo import DEMO_FLOOR, DEMO_STAFF
 from tables.models import Round
-from wagers.verification import differences
+from tests.fees.builders import differences
 
 pytestmark = pytest.mark.django_db
 

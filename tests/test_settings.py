@@ -122,9 +122,7 @@ def test_retention_may_be_lengthened():
         ({"REPORTS_HARD_TIME_LIMIT": "9000"}, "visibility timeout"),
     ],
 )
-def test_report_time_limits_that_would_double_run_or_never_fail_stop_startup(
-    environment, message
-):
+def test_report_time_limits_that_would_double_run_or_never_fail_stop_startup(environment, message):
     result = run_django("", env=environment)
     assert result.returncode != 0
     assert message in result.stderr

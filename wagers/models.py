@@ -108,7 +108,7 @@ class LedgerTransaction(models.Model):
     round = models.ForeignKey(
         Round, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_transactions"
     )
-    # For buy-ins and cash-outs: was currency exchanged (Title 31 records, RULEBOOK §8)?
+    # For buy-ins and cash-outs: was currency exchanged (Title 31 records, docs/rules.md §10.7)?
     currency = models.BooleanField(default=False)
     memo = models.CharField(max_length=200, blank=True)
     reverses = models.OneToOneField(
@@ -215,7 +215,7 @@ class PlayerDealerBank(models.Model):
 
 
 class SettlementLine(models.Model):
-    """How one wager was settled, in its place in the settlement order (RULEBOOK §5)."""
+    """How one wager was settled, in its place in the settlement order (docs/rules.md §7.2)."""
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="settlement_lines")
     order = models.PositiveSmallIntegerField()

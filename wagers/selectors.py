@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum, prefetch_related_objects
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 
-from tables.filters import filter_queryset
-from tables.models import Player, Round, RoundState, Seating
-from tables.rules.errors import StateError
+from cardroom.errors import State, StateError
+from cardroom.filtering import filter_queryset
+from tables.models import Player, Round, Seating
 from wagers.filters import AccountFilter
 from wagers.models import (
     CHIP_ACCOUNT_KINDS,
@@ -46,6 +46,19 @@ def account_transactions(account_id: int) -> QuerySet[LedgerTransaction]:
         .select_related("by")
         .order_by("id")
     )
+
+
+def open_chip_accounts(table, player_ids) -> dict[int, Account]:
+    """Each player's open chip account at ``table`` (a TPPP's bankroll, a patron's chips)."""
+    return {
+        account.player_id: account
+        for account in Account.objects.filter(
+            table=table,
+            player_id__in=player_ids,
+            kind__in=CHIP_ACCOUNT_KINDS,
+            closed_at__isnull=True,
+        )
+    }
 
 
 def chip_accounts(player: Player) -> QuerySet[Account]:
@@ -79,25 +92,63 @@ def _movements(accounts: QuerySet[Account], since=None, until=None) -> dict[str,
     return totals
 
 
-def _banking(banks: QuerySet[PlayerDealerBank]) -> dict[str, int]:
-    """Hands banked, result, largest exposure, and the uncovered amounts of those rounds.
+def _banking_aggregates() -> dict:
+    return {
+        "hands_banked": Count("id"),
+        "banked": Coalesce(Sum("amount_cents"), 0),
+        "total_result": Coalesce(Sum("net_cents"), 0),
+        "largest_exposure": Coalesce(Max("amount_cents"), 0),
+        "banks_exhausted": Count("id", filter=Q(exhausted=True)),
+    }
 
-    The banks and their rounds' settlement lines are aggregated separately: one
-    aggregate over a join would count each bank once per settlement line.
+
+UNCOVERED = {
+    "returned_uncovered": Coalesce(Sum("returned_uncovered_cents"), 0),
+    "unpaid_uncovered": Coalesce(Sum("unpaid_uncovered_cents"), 0),
+}
+
+
+def _round_uncovered() -> dict:
+    """``UNCOVERED`` of each bank's round, to annotate a queryset of banks."""
+    return {name: Coalesce(Sum(f"round__settlement_lines__{name}_cents"), 0) for name in UNCOVERED}
+
+
+def banking_figures(banks: QuerySet[PlayerDealerBank], *, group: str | None = None) -> dict:
+    """The figures of the banks in ``banks``: hands banked, the total banked, the result,
+    the largest bank (the most the player-dealer could lose on one hand), banks exhausted,
+    and the uncovered amounts returned and unpaid in those rounds.
+
+    All of them, or per ``group`` (a field of the bank, e.g. ``"player"`` or ``"account"``:
+    a dict by its value). The banks and their rounds' settlement lines are aggregated
+    separately: one aggregate over a join would count each bank once per line.
     """
-    settled = banks.filter(net_cents__isnull=False)
-    totals = settled.aggregate(
-        hands_banked=Count("id"),
-        total_result=Coalesce(Sum("net_cents"), 0),
-        largest_exposure=Coalesce(Max("amount_cents"), 0),
-    )
-    totals.update(
-        SettlementLine.objects.filter(round_id__in=settled.values("round_id")).aggregate(
-            returned_uncovered=Coalesce(Sum("returned_uncovered_cents"), 0),
-            unpaid_uncovered=Coalesce(Sum("unpaid_uncovered_cents"), 0),
-        )
-    )
-    return totals
+    lines = SettlementLine.objects.filter(round__bank__in=banks)
+    if group is None:
+        totals = banks.aggregate(**_banking_aggregates())
+        totals.update(lines.aggregate(**UNCOVERED))
+        return totals
+    figures = {
+        row[group]: {**row, **dict.fromkeys(UNCOVERED, 0)}
+        for row in banks.values(group).annotate(**_banking_aggregates())
+    }
+    for row in lines.values(key=F(f"round__bank__{group}")).annotate(**UNCOVERED):
+        figures[row["key"]].update({name: row[name] for name in UNCOVERED})
+    return figures
+
+
+def _banking(banks: QuerySet[PlayerDealerBank]) -> dict[str, int]:
+    """The settled hands of ``banks``, as the bankroll shows them."""
+    figures = banking_figures(banks.filter(net_cents__isnull=False))
+    return {name: figures[name] for name in BANKING_FIGURES}
+
+
+BANKING_FIGURES = (
+    "hands_banked",
+    "total_result",
+    "largest_exposure",
+    "returned_uncovered",
+    "unpaid_uncovered",
+)
 
 
 @dataclass(frozen=True)
@@ -129,12 +180,7 @@ def banks(player: Player) -> QuerySet[PlayerDealerBank]:
     return (
         PlayerDealerBank.objects.filter(player=player)
         .select_related("round__table")
-        .annotate(
-            returned_uncovered=Coalesce(
-                Sum("round__settlement_lines__returned_uncovered_cents"), 0
-            ),
-            unpaid_uncovered=Coalesce(Sum("round__settlement_lines__unpaid_uncovered_cents"), 0),
-        )
+        .annotate(**_round_uncovered())
         .order_by("-posted_at")
     )
 
@@ -178,11 +224,27 @@ PLAYING_BOOK_COLUMNS = [
 ]
 
 
+def playing_book(banks: QuerySet[PlayerDealerBank]) -> QuerySet:
+    """The TPPP playing book (4 CCR §12260) of ``banks``: each bank as a row of the player's
+    number, then ``PLAYING_BOOK_COLUMNS``; the uncovered amounts summed in SQL."""
+    return banks.values_list(
+        "player__player_number",
+        "posted_at",
+        "round__table__name",
+        "round__number",
+        "round__player_dealer_seat",
+        "amount_cents",
+        "net_cents",
+        "exhausted",
+    ).annotate(**_round_uncovered())
+
+
 def playing_book_csv(
     player: Player, since: datetime | None = None, until: datetime | None = None
 ) -> str:
-    """The TPPP playing book (4 CCR §12260): every bank posted, its result and uncovered amounts."""
-    rows = banks(player).order_by("posted_at")
+    """The playing book of one player-dealer as CSV: every bank posted, its result and
+    uncovered amounts."""
+    rows = PlayerDealerBank.objects.filter(player=player)
     if since is not None:
         rows = rows.filter(posted_at__gte=since)
     if until is not None:
@@ -190,18 +252,17 @@ def playing_book_csv(
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(PLAYING_BOOK_COLUMNS)
-    for bank in rows:
+    for _, posted_at, *bank, net, exhausted, returned, unpaid in playing_book(
+        rows.order_by("posted_at", "id")
+    ):
         writer.writerow(
             [
-                bank.posted_at.isoformat(),
-                bank.round.table.name,
-                bank.round.number,
-                bank.round.player_dealer_seat,
-                bank.amount_cents,
-                "" if bank.net_cents is None else bank.net_cents,
-                "" if bank.exhausted is None else str(bank.exhausted).lower(),
-                bank.returned_uncovered,
-                bank.unpaid_uncovered,
+                posted_at.isoformat(),
+                *bank,
+                "" if net is None else net,
+                "" if exhausted is None else str(exhausted).lower(),
+                returned,
+                unpaid,
             ]
         )
     return out.getvalue()
@@ -220,7 +281,7 @@ class RoundSettlement:
 def round_settlement(round_id: int) -> RoundSettlement:
     """A settled round's settlement lines in order, with the bank; StateError until settled."""
     round_ = Round.objects.get(pk=round_id)
-    if round_.state != RoundState.SETTLED:
+    if round_.state != State.SETTLED:
         raise StateError(
             f"round {round_.number} is {round_.get_state_display().lower()}; its settlement "
             "is posted when it is settled",

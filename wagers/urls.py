@@ -12,9 +12,8 @@ player = "players/<int:player_id>/"
 account = "accounts/<int:account_id>/"
 
 urlpatterns = [
-    path(f"{round_}bank/", apis.RoundBankApi.as_view(), name="round-bank"),
-    path(f"{round_}wagers/", apis.RoundWagerApi.as_view(), name="round-wagers"),
     path(f"{round_}settlement/", apis.RoundSettlementApi.as_view(), name="round-settlement"),
+    path("calculator/settle/", apis.SettlementCalculatorApi.as_view(), name="calculator-settle"),
     path(f"{table}chips/buy-in/", apis.ChipsBuyInApi.as_view(), name="chips-buy-in"),
     path(f"{table}chips/cash-out/", apis.ChipsCashOutApi.as_view(), name="chips-cash-out"),
     path(f"{table}chips/fill/", apis.ChipsFillApi.as_view(), name="chips-fill"),

@@ -1,5 +1,7 @@
 from django import template
 
+from cardroom import money
+
 register = template.Library()
 
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
@@ -10,10 +12,7 @@ def dollars(cents) -> str:
     """Integer cents as dollars, exactly: 123456 -> $1,234.56 (no float on the way)."""
     if cents is None or cents == "":
         return ""
-    cents = int(cents)
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}${whole:,}.{part:02d}"
+    return money.dollars(int(cents))
 
 
 @register.filter

@@ -9,11 +9,12 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from cardroom.errors import RuleError, StateError
 from fees.services import schedules as schedule_services
-from tables.rules.errors import RuleError, StateError
 
 from .. import forms, selectors
 from ..permissions import console_view, require
+from ..refusals import refuse
 
 
 def _page(request, *, schedule_form=None, version_form=None, failed_schedule=None, status=200):
@@ -30,18 +31,6 @@ def _page(request, *, schedule_form=None, version_form=None, failed_schedule=Non
 @console_view("view_floor")
 def fee_schedules(request):
     return _page(request)
-
-
-def _refused(request, form, error, field=None) -> int:
-    if isinstance(error, RuleError):
-        text = f"{error.message} ({error.rule})"
-        form.add_error(field, text)
-        request.audit_message = text
-        return 400
-    text = error.message + (f" ({error.rule})" if error.rule else "")
-    form.add_error(None, text)
-    request.audit_message = text
-    return 409
 
 
 @require_POST
@@ -68,7 +57,7 @@ def create_schedule(request):
             "class_minimum_cents": "class_minimum",
             "class_maximum_cents": "class_maximum",
         }.get(field, field)
-        status = _refused(request, form, error, field if field in form.fields else None)
+        status = refuse(request, form, error, field)
         return _page(request, schedule_form=form, status=status)
     messages.success(request, f"schedule “{schedule.name}” created: add its first version")
     return redirect("console:fees")
@@ -98,7 +87,7 @@ def create_version(request):
         )
     except (RuleError, StateError) as error:
         field = form.field_for(error.field) if isinstance(error, RuleError) else None
-        status = _refused(request, form, error, field)
+        status = refuse(request, form, error, field)
         return _page(request, version_form=form, failed_schedule=schedule_id, status=status)
     messages.success(request, f"version {version.number} of “{version.schedule.name}” filed")
     return redirect("console:fees")

@@ -1,6 +1,6 @@
 """Compliance reports: request any report, watch its status change, download it.
 
-The reports app does the work (``cardroom.reports.services``: one run per report type and
+The reports app does the work (``reports.services``: one run per report type and
 parameters, a Celery worker, the file stored with its SHA-256, every download recorded).
 """
 
@@ -13,13 +13,14 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
-from cardroom.models import ReportRequest, ReportType
-from cardroom.reports import selectors as report_selectors
-from cardroom.reports import services as report_services
+from cardroom.errors import RuleError, StateError, describe
+from reports import selectors as report_selectors
+from reports import services as report_services
+from reports.models import ReportRequest, ReportType
 from tables.models import Table
-from tables.rules.errors import RuleError, StateError
 
 from ..permissions import console_view
+from ..refusals import refuse
 
 FORMATS = [("", "default"), ("csv", "CSV"), ("pdf", "PDF")]
 
@@ -89,11 +90,7 @@ def request_report(request):
             report_type=form.cleaned_data["report_type"], parameters=parameters, by=request.user
         )
     except RuleError as error:
-        text = f"{error.message} ({error.rule})"
-        field = error.field if error.field in form.fields else None
-        form.add_error(field, text)
-        request.audit_message = text
-        return _page(request, form, status=400)
+        return _page(request, form, status=refuse(request, form, error, error.field))
     report = requested.report
     if requested.created:
         messages.success(request, f"report {report.pk} requested: it runs in the background")
@@ -117,7 +114,7 @@ def download(request, report_id: int):
 
         raise Http404("no such report") from None
     except StateError as error:
-        messages.error(request, error.message)
+        messages.error(request, describe(error))
         return redirect("console:reports")
     response = FileResponse(
         copy, as_attachment=True, filename=report.file_name, content_type=report.content_type

@@ -18,17 +18,19 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from cardroom.errors import Refused, Rule, RuleError, StateError
+from cardroom.money import dollars
 from fees import selectors as fee_selectors
 from fees.models import FeeLine
 from fees.services import waivers
+from rounds import services as rounds
 from tables.models import DealMode, Player, Round, Table
-from tables.rules.errors import RuleError, StateError
-from tables.services import button, floor, rounds
+from tables.services import button, floor
 from wagers.services import chips, wagering
 
 from .. import forms, selectors
 from ..permissions import console_view, require
-from ..templatetags.console import dollars
+from ..refusals import refuse
 
 
 @dataclass(frozen=True)
@@ -80,9 +82,7 @@ def _cash_out(data, table, round_, by):
 
 
 def _credit(data, table, round_, by):
-    chips.credit(
-        table_id=table.pk, player_id=data["player_id"], amount=data["amount"], by=by
-    )
+    chips.credit(table_id=table.pk, player_id=data["player_id"], amount=data["amount"], by=by)
     return "bankroll credited back to the cage"
 
 
@@ -98,6 +98,8 @@ def _close_game(data, table, round_, by):
 
 def _offer(data, table, round_, by):
     offer = button.offer_button(table_id=table.pk, by=by)
+    if isinstance(offer, Refused):
+        raise offer.error  # the exhausted offer round is already on the record
     return f"the player-dealer position is offered to seat {offer.seat}"
 
 
@@ -114,6 +116,8 @@ def _keep(data, table, round_, by):
 
 def _start(data, table, round_, by):
     started = rounds.start_round(table_id=table.pk, by=by)
+    if isinstance(started, Refused):
+        raise started.error  # the cancelled acceptance or the ended game is on the record
     return f"round {started.number} started: wagering is open"
 
 
@@ -162,7 +166,7 @@ def _entry(cards: list[str], round_: Round) -> dict:
         raise RuleError(
             f"{len(cards)} cards typed; this deal needs {needed} (the player-dealer's two, "
             "then two for each seat)",
-            rule=rounds.ENTRY_RULE,
+            rule=Rule.CARD_ENTRY,
             field="cards",
         )
     hands = {str(seat): cards[2 + 2 * i : 4 + 2 * i] for i, seat in enumerate(seats)}
@@ -318,16 +322,9 @@ def table_action(request, table_id: int, action: str):
         round_ = get_object_or_404(Round, pk=data["round_id"], table=table_)
     try:
         done = spec.run(data, table_, round_, request.user)
-    except RuleError as error:
-        text = f"{error.message} ({error.rule})"
-        form.add_error(_field_for(error, form, spec.aliases), text)
-        request.audit_message = text
-        status = 400
-    except StateError as error:
-        text = error.message + (f" ({error.rule})" if error.rule else "")
-        form.add_error(None, text)
-        request.audit_message = text
-        status = 409
+    except (RuleError, StateError) as error:
+        field = _field_for(error, form, spec.aliases) if isinstance(error, RuleError) else None
+        status = refuse(request, form, error, field)
     except ObjectDoesNotExist as error:
         raise Http404(str(error)) from None
     else:

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tables.apis.common import Timestamp
-
-
-def _username(source: str) -> serializers.CharField:
-    return serializers.CharField(source=f"{source}.username", allow_null=True, default=None)
+from cardroom.api import Timestamp, username_field
 
 
 class FeeRateSerializer(serializers.Serializer):
@@ -34,7 +30,7 @@ class FeeScheduleVersionSerializer(serializers.Serializer):
     table_maximum_cents = serializers.IntegerField()
     note = serializers.CharField()
     created_at = Timestamp()
-    created_by = _username("created_by")
+    created_by = username_field("created_by")
     rates = FeeRateSerializer(many=True, source="rates.all")
 
 
@@ -45,7 +41,7 @@ class FeeScheduleSerializer(serializers.Serializer):
     class_minimum_cents = serializers.IntegerField(allow_null=True)
     class_maximum_cents = serializers.IntegerField(allow_null=True)
     created_at = Timestamp()
-    created_by = _username("created_by")
+    created_by = username_field("created_by")
 
 
 class FeeScheduleDetailSerializer(FeeScheduleSerializer):
@@ -57,7 +53,7 @@ class FeeWaiverSerializer(serializers.Serializer):
     fee_line = serializers.IntegerField(source="fee_line_id")
     reason = serializers.CharField()
     waived_at = Timestamp()
-    waived_by = _username("waived_by")
+    waived_by = username_field("waived_by")
     reversal = serializers.IntegerField(source="reversal_id", help_text="ledger transaction")
 
 
@@ -102,7 +98,7 @@ class DropCountSerializer(serializers.Serializer):
     counters = serializers.ListField(child=serializers.CharField())
     counted_at = Timestamp()
     entered_at = Timestamp()
-    entered_by = _username("entered_by")
+    entered_by = username_field("entered_by")
     note = serializers.CharField()
 
 

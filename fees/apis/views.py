@@ -12,22 +12,22 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api import idempotent
-from cardroom.clock import now
-from fees import filing, selectors
-from fees.models import DropBox, FeeSchedule, FeeScheduleVersion
-from fees.services import drop, schedules, waivers
-from tables.apis.common import (
+from cardroom.api import (
     PAGE_PARAMETERS,
     READ,
     READ_ERRORS,
     SUPERVISE_OR_READ,
     WRITE_ERRORS,
     Pagination,
+    idempotent,
     paginated,
     paginated_response,
     write_schema,
 )
+from cardroom.clock import now
+from fees import filing, selectors
+from fees.models import DropBox, FeeSchedule, FeeScheduleVersion
+from fees.services import drop, schedules, waivers
 from tables.models import Round, Table
 
 from .serializers import (
@@ -188,7 +188,7 @@ class ScheduleVersionListApi(APIView):
     @extend_schema(
         request=InputSerializer,
         description=(
-            "A new version of the schedule (RULEBOOK §7), validated against the table limits: "
+            "A new version of the schedule (docs/rules.md §9), validated against the table limits: "
             "at most five rates, flat amounts in cents (no percentage), player wager ranges "
             "covering the limits with no gap or overlap. A version is never edited: a change "
             "is a new version. Each hand uses the version in force when it starts."
@@ -313,7 +313,9 @@ class RoundFeesApi(APIView):
                 {
                     "round": round_.pk,
                     "state": round_.state,
-                    "fee_schedule_version": round_.fee_schedule_version_id,
+                    "fee_schedule_version": getattr(
+                        selectors.round_schedule(round_), "version_id", None
+                    ),
                     "assessed_cents": totals.assessed,
                     "waived_cents": totals.waived,
                     "returned_cents": totals.returned,
@@ -336,7 +338,7 @@ class FeeLineWaiverApi(APIView):
     @extend_schema(
         request=InputSerializer,
         description=(
-            "A floor supervisor waives one fee before the deal (RULEBOOK §7): recorded with "
+            "A floor supervisor waives one fee before the deal (docs/rules.md §9): recorded with "
             "who and why, the fee goes back to the payer by a reversing ledger entry. 409 once "
             "the hand is dealt or if already waived."
         ),

@@ -1,4 +1,4 @@
-"""The fees of one hand, fixed at "no more bets" (RULEBOOK §7).
+"""The fees of one hand, fixed at "no more bets" (docs/rules.md §9.4).
 
 Only the wagers placed before the deal and the schedule in force go in: never
 cards, decisions or outcomes, so a fee cannot depend on how the hand ends, and

@@ -1,4 +1,5 @@
-"""A collection schedule and its validation (RULEBOOK §7, `004` Wagering Limits and Collection).
+"""A collection schedule and its validation (docs/rules.md §9; the Bureau's posting, "Wagering
+Limits and Collection").
 
 A schedule is at most five rows ("collection rates"). Each row is a line of the Bureau's
 Example Table: a player wager range with the player's flat fee and, for the player-dealer,
@@ -14,13 +15,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import pairwise
 
-from tables.rules.errors import RuleError
+from cardroom.errors import Rule, RuleError
+from wagers.rules.wagers import OPENING_SQUARES
 
-FEE_RULE = "RULEBOOK §7: flat collection fees, at most five rates per table"
-RANGE_RULE = "RULEBOOK §7: each wager falls in exactly one collection rate, within the table limits"
-PERCENT_RULE = "RULEBOOK §7: the house never takes a percentage of wagers; fees are flat amounts"
 MAX_RATES = 5
-SQUARES = ("ante", "blind", "trips", "bad_beat")
+SQUARES = OPENING_SQUARES  # the betting squares a fee can be charged on
 RATE_KEYS = (
     "wager_from_cents",
     "wager_to_cents",
@@ -84,7 +83,7 @@ def _cents(value, field: str, *, allow_none: bool = False) -> int | None:
         if "%" in text or "percent" in text.lower():
             raise RuleError(
                 f"{text!r} is a percentage; a fee is a flat amount in cents (e.g. 100 for $1)",
-                rule=PERCENT_RULE,
+                rule=Rule.FEES_FLAT,
                 field=field,
             )
         if text.lstrip("-").isdigit():
@@ -93,14 +92,16 @@ def _cents(value, field: str, *, allow_none: bool = False) -> int | None:
         raise RuleError(
             f"{value!r} is not a whole number of cents; fees are flat amounts in cents, "
             "never a rate or a fraction of a wager",
-            rule=PERCENT_RULE,
+            rule=Rule.FEES_FLAT,
             field=field,
         )
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{value!r} is not a whole number of cents", rule=FEE_RULE, field=field)
+        raise RuleError(
+            f"{value!r} is not a whole number of cents", rule=Rule.FEE_RATES, field=field
+        )
     if value < 0:
         raise RuleError(
-            f"{value} is negative; amounts are zero or more", rule=FEE_RULE, field=field
+            f"{value} is negative; amounts are zero or more", rule=Rule.FEE_RATES, field=field
         )
     return value
 
@@ -110,7 +111,7 @@ def _span(low, high, field: str, *, open_ended: bool = False) -> Span:
     hi = _cents(high, f"{field}_to_cents", allow_none=open_ended)
     if hi is not None and hi < lo:
         raise RuleError(
-            f"the {field} range {lo}-{hi} ends before it starts", rule=RANGE_RULE, field=field
+            f"the {field} range {lo}-{hi} ends before it starts", rule=Rule.FEE_RANGES, field=field
         )
     return Span(lo, hi)
 
@@ -123,13 +124,13 @@ def _contiguous(spans: Sequence[tuple[int, Span]], what: str, field: str) -> Non
             raise RuleError(
                 f"{what} ranges overlap: {before.low}-{before.high or 'up'} and "
                 f"{after.low}-{after.high or 'up'}",
-                rule=RANGE_RULE,
+                rule=Rule.FEE_RANGES,
                 field=f"rates[{index}].{field}",
             )
         if after.low != before.high + 1:
             raise RuleError(
                 f"{what} ranges leave a gap between {before.high} and {after.low} cents",
-                rule=RANGE_RULE,
+                rule=Rule.FEE_RANGES,
                 field=f"rates[{index}].{field}",
             )
 
@@ -154,7 +155,7 @@ def build_schedule(
         raise RuleError(
             f"{basis!r}: the player-dealer fee is either {Basis.PER_BETTING_SQUARE.value!r} or "
             f"{Basis.TOTAL_TABLE_ACTION.value!r}",
-            rule=FEE_RULE,
+            rule=Rule.FEE_RATES,
             field="player_dealer_basis",
         ) from None
     squares = tuple(charged_squares)
@@ -162,15 +163,15 @@ def build_schedule(
     if unknown or not squares or len(set(squares)) != len(squares):
         raise RuleError(
             f"charged squares are one or more of {', '.join(SQUARES)}, each once",
-            rule=FEE_RULE,
+            rule=Rule.FEE_RATES,
             field="charged_squares",
         )
     if not isinstance(rates, Sequence) or isinstance(rates, str) or not rates:
-        raise RuleError("a schedule needs at least one rate", rule=FEE_RULE, field="rates")
+        raise RuleError("a schedule needs at least one rate", rule=Rule.FEE_RATES, field="rates")
     if len(rates) > MAX_RATES:
         raise RuleError(
             f"{len(rates)} rates: no more than five collection rates per table",
-            rule=FEE_RULE,
+            rule=Rule.FEE_RATES,
             field="rates",
         )
     built = []
@@ -182,14 +183,14 @@ def build_schedule(
     wagers = [(i, r.wager) for i, r in enumerate(built) if r.wager is not None]
     _contiguous(wagers, "player wager", "wager")
     if not wagers:
-        raise RuleError("the player wager ranges are missing", rule=RANGE_RULE, field="rates")
+        raise RuleError("the player wager ranges are missing", rule=Rule.FEE_RANGES, field="rates")
     low = min(s.low for _, s in wagers)
     high = max(s.high for _, s in wagers)
     if low != table_minimum or high != table_maximum:
         raise RuleError(
             f"the player wager ranges cover {low}-{high} cents; they must cover the table "
             f"limits {table_minimum}-{table_maximum} exactly, so every wager has one rate",
-            rule=RANGE_RULE,
+            rule=Rule.FEE_RANGES,
             field="rates",
         )
     if basis is Basis.TOTAL_TABLE_ACTION:
@@ -197,7 +198,7 @@ def build_schedule(
         if not actions:
             raise RuleError(
                 "a fee on total table action needs its action ranges",
-                rule=RANGE_RULE,
+                rule=Rule.FEE_RANGES,
                 field="rates",
             )
         _contiguous(actions, "total table action", "action")
@@ -207,14 +208,14 @@ def build_schedule(
             raise RuleError(
                 f"the total table action ranges start at {first} cents; a hand's action can be "
                 f"{smallest_action} cents, so they must start at or below it",
-                rule=RANGE_RULE,
+                rule=Rule.FEE_RANGES,
                 field="rates",
             )
         if not any(s.high is None for _, s in actions):
             raise RuleError(
                 'the last total table action range has no upper end ("and above"), so every '
                 "hand's action has a rate",
-                rule=RANGE_RULE,
+                rule=Rule.FEE_RANGES,
                 field="rates",
             )
     return Schedule(basis, tuple(built), table_minimum, table_maximum, squares)
@@ -222,18 +223,18 @@ def build_schedule(
 
 def _rate(position: int, row: Mapping, basis: Basis, minimum: int, maximum: int) -> Rate:
     if not isinstance(row, Mapping):
-        raise RuleError("a rate is an object of amounts in cents", rule=FEE_RULE)
+        raise RuleError("a rate is an object of amounts in cents", rule=Rule.FEE_RATES)
     for key, value in row.items():
         if "percent" in str(key).lower() or "rate_pct" in str(key).lower():
             raise RuleError(
                 f"{key!r}: a schedule has no percentages; give a flat fee in cents",
-                rule=PERCENT_RULE,
+                rule=Rule.FEES_FLAT,
                 field=str(key),
             )
         if key not in RATE_KEYS:  # a misspelt amount must not become a fee of nothing
             raise RuleError(
                 f"{key!r} is not part of a collection rate; a rate has {', '.join(RATE_KEYS)}",
-                rule=FEE_RULE,
+                rule=Rule.FEE_RATES,
                 field=str(key),
             )
         if isinstance(value, str) and "%" in value:
@@ -241,7 +242,7 @@ def _rate(position: int, row: Mapping, basis: Basis, minimum: int, maximum: int)
     if row.get("action_to_cents") is not None and row.get("action_from_cents") is None:
         raise RuleError(
             "a total table action range needs where it starts",
-            rule=RANGE_RULE,
+            rule=Rule.FEE_RANGES,
             field="action_from_cents",
         )
     has_wager = row.get("wager_from_cents") is not None or row.get("wager_to_cents") is not None
@@ -252,13 +253,15 @@ def _rate(position: int, row: Mapping, basis: Basis, minimum: int, maximum: int)
             raise RuleError(
                 f"the player wager range {wager.low}-{wager.high} cents is outside the table "
                 f"limits {minimum}-{maximum}",
-                rule=RANGE_RULE,
+                rule=Rule.FEE_RANGES,
                 field="wager",
             )
         player_fee = _cents(row.get("player_fee_cents"), "player_fee_cents")
     elif row.get("player_fee_cents") is not None:
         raise RuleError(
-            "a player fee needs its player wager range", rule=RANGE_RULE, field="player_fee_cents"
+            "a player fee needs its player wager range",
+            rule=Rule.FEE_RANGES,
+            field="player_fee_cents",
         )
     action = None
     dealer_fee = _cents(
@@ -269,7 +272,7 @@ def _rate(position: int, row: Mapping, basis: Basis, minimum: int, maximum: int)
             raise RuleError(
                 "action ranges belong to a fee on total table action; this schedule charges "
                 "the player-dealer per betting square",
-                rule=FEE_RULE,
+                rule=Rule.FEE_RATES,
                 field="action_from_cents",
             )
         if dealer_fee is None:
@@ -283,15 +286,15 @@ def _rate(position: int, row: Mapping, basis: Basis, minimum: int, maximum: int)
             if dealer_fee is None:
                 raise RuleError(
                     "an action range needs its player-dealer fee",
-                    rule=FEE_RULE,
+                    rule=Rule.FEE_RATES,
                     field="player_dealer_fee_cents",
                 )
         elif dealer_fee is not None:
             raise RuleError(
                 "a player-dealer fee on total table action needs its action range",
-                rule=RANGE_RULE,
+                rule=Rule.FEE_RANGES,
                 field="action_from_cents",
             )
         if wager is None and action is None:
-            raise RuleError("an empty rate", rule=FEE_RULE)
+            raise RuleError("an empty rate", rule=Rule.FEE_RATES)
     return Rate(position, wager, player_fee, dealer_fee, action)

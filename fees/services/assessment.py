@@ -1,67 +1,77 @@
-"""Fees at "no more bets": assessed by the fee engine, posted to the drop (RULEBOOK §7).
+"""Fees of a hand (docs/rules.md §9): the schedule frozen when it starts, assessed by the
+fee engine at "no more bets" and posted to the drop, returned with a void.
 
-Called by the round services inside their transaction, under the table lock. The cost is
+Called by the round lifecycle inside its transaction, under the table lock. The cost is
 fixed whatever the number of bettors: one read of the wagers (which also answers the
-round's own checks), then one batch of postings and one insert of the fee lines.
+round's own checks and brings the frozen schedule), then one batch of postings and one
+insert of the fee lines.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Subquery
+from django.db.models import JSONField, Subquery
 
-from fees.models import FeeLine, PayerKind
+from cardroom.errors import Rule, RuleError, State, StateError
+from fees.models import FeeLine, PayerKind, RoundFeeSchedule
 from fees.rules.assessment import Wagered, assess, shortfalls
 from fees.rules.schedule import SQUARES
 from fees.selectors import engine_schedule, snapshot_in_force
 from tables.models import Round
-from tables.rules.errors import RuleError, StateError
 from wagers.models import Account, AccountKind, Bet, PlayerDealerBank, TransactionKind
 from wagers.services.ledger import Leg, Posting, drop_account, post_all
 
-COLLECT_RULE = 'RULEBOOK §7: fees are collected before the deal, at "no more bets"'
-LIMITS_RULE = "RULEBOOK §7: the schedule in force states the table's limits"
 
-
-def fix_schedule(table, moment) -> tuple[int | None, dict | None]:
-    """The version in force for a hand starting now, and its frozen rates (one query).
+def fix_schedule(table, moment) -> dict | None:
+    """The version in force for a hand starting now, with its rates (one query).
 
     A table's own schedule filed for other limits than the table's present ones cannot
     apply: the hand does not start until a version for the new limits is filed.
     """
     snapshot = snapshot_in_force(table, moment)
     if snapshot is None:
-        return None, None
+        return None
     limits = (snapshot["table_minimum_cents"], snapshot["table_maximum_cents"])
     if limits != (table.minimum_cents, table.maximum_cents):
         raise StateError(
             f"the collection schedule in force (version {snapshot['number']}) was filed for "
             f"limits {limits[0]}-{limits[1]} cents; the table's limits are now "
             f"{table.minimum_cents}-{table.maximum_cents}: file a new version before the next hand",
-            state="fee_schedule_mismatch",
-            rule=LIMITS_RULE,
+            state=State.FEE_SCHEDULE_MISMATCH,
+            rule=Rule.FEE_SCHEDULE_LIMITS,
         )
-    return snapshot["version_id"], snapshot
+    return snapshot
+
+
+def freeze_schedule(round_: Round, snapshot: dict | None) -> None:
+    """Keep the schedule ``fix_schedule`` found with the hand; a hand without one pays none."""
+    if snapshot is not None:
+        RoundFeeSchedule.objects.create(
+            round=round_, version_id=snapshot["version_id"], schedule=snapshot
+        )
 
 
 @dataclass(frozen=True)
 class WagersAtClose:
-    """What "no more bets" reads in one query: the bets, the bank and the drop."""
+    """What "no more bets" reads in one query: the bets, the bank, the drop, the schedule."""
 
     bets: list[dict]
     bank_account_id: int | None
     bank_balance: int | None
     drop_account_id: int | None
+    schedule: dict | None = None  # the round's frozen fee schedule; None: no fees
 
 
 def wagers_at_close(round_: Round) -> WagersAtClose:
-    """Every bet of the round with its bettor's chips, plus the bank and the drop account.
+    """Every bet of the round with its bettor's chips, plus the bank, the drop account and
+    the frozen fee schedule.
 
-    One query: the bank and the drop account come as scalar subqueries on each row.
-    With no bet, the bank is read separately (only on that refusal path).
+    One query: the bank, the drop account and the schedule come as scalar subqueries on
+    each row. With no bet, the bank is read separately (only on that refusal path).
     """
     bank = PlayerDealerBank.objects.filter(round_id=round_.pk)
+    frozen = RoundFeeSchedule.objects.filter(round_id=round_.pk).values("schedule")[:1]
     rows = list(
         Bet.objects.filter(hand__round_id=round_.pk)
         .annotate(
@@ -72,6 +82,7 @@ def wagers_at_close(round_: Round) -> WagersAtClose:
                     "pk"
                 )[:1]
             ),
+            fee_schedule=Subquery(frozen, output_field=JSONField()),
         )
         .values(
             "hand__seat",
@@ -83,6 +94,7 @@ def wagers_at_close(round_: Round) -> WagersAtClose:
             "bank_account_id",
             "bank_balance",
             "drop_account_id",
+            "fee_schedule",
         )
         .order_by("hand__seat", "bettor")
     )
@@ -91,7 +103,11 @@ def wagers_at_close(round_: Round) -> WagersAtClose:
         return WagersAtClose([], *(banked or (None, None)), None)
     first = rows[0]
     return WagersAtClose(
-        rows, first["bank_account_id"], first["bank_balance"], first["drop_account_id"]
+        rows,
+        first["bank_account_id"],
+        first["bank_balance"],
+        first["drop_account_id"],
+        first["fee_schedule"],
     )
 
 
@@ -101,9 +117,9 @@ def collect(round_: Round, wagers: WagersAtClose, *, by) -> list[FeeLine]:
     A payer whose chips do not cover their fees stops "no more bets" (nothing is written):
     the fee is collected before the deal, so the dealer cannot go on without it.
     """
-    if round_.fee_schedule is None or not wagers.bets:
+    if wagers.schedule is None or not wagers.bets:
         return []
-    schedule = engine_schedule(round_.fee_schedule)
+    schedule = engine_schedule(wagers.schedule)
     assessment = assess(
         schedule,
         [
@@ -134,7 +150,7 @@ def collect(round_: Round, wagers: WagersAtClose, *, by) -> list[FeeLine]:
             f"seat {seats[payer]}: {who} owes {owed} cents in collection fees and has {held} "
             "cents at the table; fees are collected before the deal: buy in or fill, or void "
             "the hand",
-            rule=COLLECT_RULE,
+            rule=Rule.FEE_COLLECTION,
             field="fees",
         )
     drop_id = wagers.drop_account_id or drop_account(round_.table).pk  # once per table
@@ -157,7 +173,7 @@ def collect(round_: Round, wagers: WagersAtClose, *, by) -> list[FeeLine]:
             FeeLine(
                 round_id=round_.pk,
                 order=order,
-                version_id=round_.fee_schedule_version_id,
+                version_id=wagers.schedule["version_id"],
                 payer_kind=PayerKind(line.payer.value),
                 player_id=line.payer_id,
                 account_id=accounts[line.payer_id],

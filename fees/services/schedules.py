@@ -1,4 +1,4 @@
-"""Fee schedules and their versions (RULEBOOK §7). Insert-only: a change is a new version."""
+"""Fee schedules and their versions (docs/rules.md §9). Insert-only: a change is a new version."""
 
 from __future__ import annotations
 
@@ -9,12 +9,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from cardroom.clock import now
+from cardroom.errors import Rule, RuleError, State, StateError
 from fees.models import FeeRate, FeeSchedule, FeeScheduleVersion
-from fees.rules.schedule import FEE_RULE, SQUARES, build_schedule
+from fees.rules.schedule import SQUARES, build_schedule
 from tables.models import Table
-from tables.rules.errors import RuleError, StateError
-
-VERSION_RULE = "RULEBOOK §7: the schedule in force is versioned by effective time"
 
 
 def create_schedule(
@@ -27,13 +25,13 @@ def create_schedule(
 ) -> FeeSchedule:
     """A schedule for one table, or for the limit class ``class_minimum``-``class_maximum``."""
     if not name or not str(name).strip():
-        raise RuleError("a schedule has a name", rule=FEE_RULE, field="name")
+        raise RuleError("a schedule has a name", rule=Rule.FEE_RATES, field="name")
     by_class = class_minimum_cents is not None or class_maximum_cents is not None
     if (table_id is None) == (not by_class):
         raise RuleError(
             "a schedule belongs to a table or to a table-limit class (minimum and maximum), "
             "not both",
-            rule=FEE_RULE,
+            rule=Rule.FEE_RATES,
             field="table",
         )
     if by_class:
@@ -44,12 +42,14 @@ def create_schedule(
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise RuleError(
                     "a limit class is a positive minimum and maximum in cents",
-                    rule=FEE_RULE,
+                    rule=Rule.FEE_RATES,
                     field=field,
                 )
         if class_minimum_cents > class_maximum_cents:
             raise RuleError(
-                "the class minimum is above its maximum", rule=FEE_RULE, field="class_minimum_cents"
+                "the class minimum is above its maximum",
+                rule=Rule.FEE_RATES,
+                field="class_minimum_cents",
             )
     try:
         with transaction.atomic():
@@ -57,7 +57,7 @@ def create_schedule(
             if table_id is not None:
                 table = Table.objects.filter(pk=table_id).first()
                 if table is None:
-                    raise RuleError(f"no table {table_id}", rule=FEE_RULE, field="table")
+                    raise RuleError(f"no table {table_id}", rule=Rule.FEE_RATES, field="table")
             return FeeSchedule.objects.create(
                 name=str(name).strip(),
                 table=table,
@@ -69,8 +69,8 @@ def create_schedule(
     except IntegrityError:
         raise StateError(
             "this table or limit class already has a schedule: add a version to it",
-            state="exists",
-            rule=FEE_RULE,
+            state=State.ALREADY_RECORDED,
+            rule=Rule.FEE_RATES,
         ) from None
 
 
@@ -101,7 +101,7 @@ def create_version(
     if effective_at < moment:
         raise RuleError(
             "a version takes effect now or later, never in the past",
-            rule=VERSION_RULE,
+            rule=Rule.FEE_VERSIONS,
             field="effective_at",
         )
     with transaction.atomic():
@@ -112,7 +112,7 @@ def create_version(
             .first()
         )
         if schedule is None:
-            raise RuleError(f"no fee schedule {schedule_id}", rule=FEE_RULE, field="schedule")
+            raise RuleError(f"no fee schedule {schedule_id}", rule=Rule.FEE_RATES, field="schedule")
         minimum, maximum = limits_of(schedule)
         built = build_schedule(
             basis=player_dealer_basis,
@@ -124,8 +124,8 @@ def create_version(
         if schedule.versions.filter(effective_at=effective_at).exists():
             raise StateError(
                 "a version already takes effect at that moment; versions are never edited",
-                state="exists",
-                rule=VERSION_RULE,
+                state=State.ALREADY_RECORDED,
+                rule=Rule.FEE_VERSIONS,
             )
         last = schedule.versions.aggregate(n=Max("number"))["n"] or 0
         version = FeeScheduleVersion.objects.create(
@@ -165,12 +165,12 @@ def refuse_edit(version: FeeScheduleVersion) -> None:
             f"version {version.number} of {version.schedule} is in force since "
             f"{version.effective_at.isoformat()}; a version in force is never edited: "
             "create a new version",
-            state="in_force",
-            rule=VERSION_RULE,
+            state=State.FEE_VERSION_IN_FORCE,
+            rule=Rule.FEE_VERSIONS,
         )
     raise StateError(
         f"version {version.number} takes effect at {version.effective_at.isoformat()}; versions "
         "are never edited: create a new version with a later effective time",
-        state="scheduled",
-        rule=VERSION_RULE,
+        state=State.FEE_VERSION_SCHEDULED,
+        rule=Rule.FEE_VERSIONS,
     )

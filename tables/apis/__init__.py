@@ -2,19 +2,6 @@
 
 from .button import ButtonAnswerApi, ButtonKeepApi, ButtonOfferApi, OfferRoundListApi
 from .players import PlayerDetailApi, PlayerListApi
-from .rounds import (
-    RoundDealApi,
-    RoundDecisionApi,
-    RoundDetailApi,
-    RoundFlopApi,
-    RoundListApi,
-    RoundNoMoreBetsApi,
-    RoundSettleApi,
-    RoundShowdownApi,
-    RoundStartApi,
-    RoundTurnRiverApi,
-    RoundVoidApi,
-)
 from .tables import (
     GameCloseApi,
     GameListApi,
@@ -37,17 +24,6 @@ __all__ = [
     "OfferRoundListApi",
     "PlayerDetailApi",
     "PlayerListApi",
-    "RoundDealApi",
-    "RoundDecisionApi",
-    "RoundDetailApi",
-    "RoundFlopApi",
-    "RoundListApi",
-    "RoundNoMoreBetsApi",
-    "RoundSettleApi",
-    "RoundShowdownApi",
-    "RoundStartApi",
-    "RoundTurnRiverApi",
-    "RoundVoidApi",
     "SeatCreateApi",
     "SeatDeleteApi",
     "SeatingListApi",

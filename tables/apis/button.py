@@ -1,4 +1,4 @@
-"""The player-dealer button: offers clockwise, answers, keeping it (RULEBOOK §6)."""
+"""The player-dealer button: offers clockwise, answers, keeping it (docs/rules.md §8)."""
 
 from __future__ import annotations
 
@@ -7,20 +7,22 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api import idempotent
+from cardroom.api import (
+    READ,
+    READ_ERRORS,
+    RUN_TABLE_OR_READ,
+    idempotent,
+    list_parameters,
+    paginated,
+    paginated_response,
+    refused_response,
+    write_schema,
+)
+from cardroom.errors import Refused
 from tables import selectors
 from tables.filters import OfferRoundFilter
 from tables.services import button
 
-from .common import (
-    READ,
-    READ_ERRORS,
-    RUN_TABLE_OR_READ,
-    list_parameters,
-    paginated,
-    paginated_response,
-    write_schema,
-)
 from .serializers import ButtonOfferSerializer, OfferRoundSerializer
 
 
@@ -38,6 +40,8 @@ class ButtonOfferApi(APIView):
     @idempotent
     def post(self, request, table_id: int):
         offer = button.offer_button(table_id=table_id, by=request.user)
+        if isinstance(offer, Refused):
+            return refused_response(offer)
         offer = selectors.button_offer_get(offer_id=offer.pk)
         return Response(ButtonOfferSerializer(offer).data, status=status.HTTP_201_CREATED)
 

@@ -7,21 +7,20 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api import idempotent
-from tables import selectors
-from tables.filters import PlayerFilter
-from tables.services import floor
-
-from .common import (
+from cardroom.api import (
     READ,
     READ_ERRORS,
     SUPERVISE_OR_READ,
+    idempotent,
     list_parameters,
     paginated,
     paginated_response,
     write_schema,
 )
-from .serializers import PlayerSerializer
+from tables import selectors
+from tables.filters import PlayerFilter
+from tables.serializers import PlayerSerializer
+from tables.services import floor
 
 
 class PlayerListApi(APIView):

@@ -9,25 +9,24 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api import idempotent
-from tables import options as table_options
-from tables import selectors
-from tables.filters import GameFilter, SeatingFilter
-from tables.models import DealMode, Player
-from tables.rules.errors import RuleError
-from tables.services import floor
-
-from .common import (
+from cardroom.api import (
     PAGE_PARAMETERS,
     READ,
     READ_ERRORS,
     RUN_TABLE_OR_READ,
     SUPERVISE_OR_READ,
+    idempotent,
     list_parameters,
     paginated,
     paginated_response,
     write_schema,
 )
+from cardroom.errors import Rule, RuleError
+from tables import selectors
+from tables.filters import GameFilter, SeatingFilter
+from tables.models import DealMode, Player
+from tables.services import floor
+
 from .serializers import (
     GameSerializer,
     OptionChangeSerializer,
@@ -70,7 +69,7 @@ class OptionsInputSerializer(serializers.Serializer):
             if unknown:
                 raise RuleError(
                     f"unknown option {unknown[0]}",
-                    rule=table_options.OPTIONS_RULE,
+                    rule=Rule.OPTIONS,
                     field=unknown[0],
                 )
         return super().to_internal_value(data)

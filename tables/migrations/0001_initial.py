@@ -34,7 +34,7 @@ class Migration(migrations.Migration):
                 ('opened_at', models.DateTimeField()),
                 ('first_offer_seat', models.PositiveSmallIntegerField(choices=[(1, 'Seat 1'), (2, 'Seat 2'), (3, 'Seat 3'), (4, 'Seat 4'), (5, 'Seat 5'), (6, 'Seat 6')])),
                 ('ended_at', models.DateTimeField(blank=True, null=True)),
-                ('end_reason', models.CharField(blank=True, choices=[('closed', 'Closed by the floor supervisor'), ('rotation_window', '40-minute rotation rule (RULEBOOK §6)')], max_length=32)),
+                ('end_reason', models.CharField(blank=True, choices=[('closed', 'Closed by the floor supervisor'), ('rotation_window', '40-minute rotation rule (docs/rules.md §8.12)')], max_length=32)),
                 ('end_detail', models.TextField(blank=True)),
                 ('ended_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
                 ('opened_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),

@@ -1,4 +1,4 @@
-"""Cards: parsing, formatting and the 52-card deck (RULEBOOK §1).
+"""Cards: parsing, formatting and the 52-card deck (docs/rules.md §1.1-§1.2).
 
 A card is an ``int`` subclass numbered ``rank * 4 + suit`` (ranks 2..A as
 0..12, suits c, d, h, s as 0..3). That is exactly the numbering phevaluator
@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .errors import RuleError
+from cardroom.errors import Rule, RuleError
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
-CARD_RULE = "RULEBOOK §1: one standard 52-card deck"
-DUPLICATE_RULE = "RULEBOOK §1-§2: each card appears once in a round"
 
 
 class Card(int):
@@ -24,7 +22,7 @@ class Card(int):
 
     def __new__(cls, index: int) -> Card:
         if not 0 <= index < 52:
-            raise RuleError(f"{index!r} is not a card number (0-51)", rule=CARD_RULE)
+            raise RuleError(f"{index!r} is not a card number (0-51)", rule=Rule.CARD)
         return super().__new__(cls, index)
 
     @property
@@ -51,13 +49,13 @@ def parse_card(text: object) -> Card:
     if not isinstance(text, str) or len(text) != 2:
         raise RuleError(
             f"{text!r} is not a card: write rank (23456789TJQKA) then suit (cdhs), e.g. 'As'",
-            rule=CARD_RULE,
+            rule=Rule.CARD,
         )
     rank, suit = RANKS.find(text[0]), SUITS.find(text[1])
     if rank < 0 or suit < 0:
         raise RuleError(
             f"{text!r} is not a card: write rank (23456789TJQKA) then suit (cdhs), e.g. 'As'",
-            rule=CARD_RULE,
+            rule=Rule.CARD,
         )
     return FULL_DECK[rank * 4 + suit]
 
@@ -65,9 +63,9 @@ def parse_card(text: object) -> Card:
 def parse_cards(texts: object, *, count: int | None = None) -> tuple[Card, ...]:
     """Parse a list of card codes, refusing malformed codes, duplicates and a wrong count."""
     if not isinstance(texts, list | tuple):
-        raise RuleError("expected a list of cards", rule=CARD_RULE)
+        raise RuleError("expected a list of cards", rule=Rule.CARD)
     if count is not None and len(texts) != count:
-        raise RuleError(f"expected {count} cards, got {len(texts)}", rule=CARD_RULE)
+        raise RuleError(f"expected {count} cards, got {len(texts)}", rule=Rule.CARD)
     cards: list[Card] = []
     for index, text in enumerate(texts):
         try:
@@ -75,7 +73,7 @@ def parse_cards(texts: object, *, count: int | None = None) -> tuple[Card, ...]:
         except RuleError as error:
             raise error.with_field(f"[{index}]") from None
         if card in cards:
-            raise RuleError(f"card {card} appears twice", rule=DUPLICATE_RULE, field=f"[{index}]")
+            raise RuleError(f"card {card} appears twice", rule=Rule.CARD_ONCE, field=f"[{index}]")
         cards.append(card)
     return tuple(cards)
 
@@ -85,7 +83,7 @@ def ensure_distinct(cards: Iterable[Card]) -> None:
     seen: set[int] = set()
     for card in cards:
         if card in seen:
-            raise RuleError(f"card {card} appears twice", rule=DUPLICATE_RULE)
+            raise RuleError(f"card {card} appears twice", rule=Rule.CARD_ONCE)
         seen.add(card)
 
 

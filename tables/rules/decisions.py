@@ -1,4 +1,4 @@
-"""The player's decisions, each once and each final (RULEBOOK §3).
+"""The player's decisions, each once and each final (docs/rules.md §5).
 
 1. Pre-flop: check, or Play an allowed multiple of the Ante (3x or 4x by default).
 2. On the flop, if no Play yet: check, or Play 2x the Ante.
@@ -11,9 +11,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import RuleError
+from cardroom.errors import Rule, RuleError
 
-DECISION_RULE = "RULEBOOK §3: decisions, each once, each final"
 DEFAULT_PREFLOP_MULTIPLES = (3, 4)
 # The approved game documents (`000`, `001`, `004`) allow 3x or 4x; `003` only 4x.
 PERMITTED_PREFLOP_MULTIPLES = frozenset({3, 4})
@@ -100,11 +99,11 @@ def validate_decision(
     if record.play_multiple:
         raise RuleError(
             f"the hand already made its Play ({record.play_multiple}x the Ante); a Play is final",
-            rule=DECISION_RULE,
+            rule=Rule.DECISIONS,
             field="action",
         )
     if record.folded:
-        raise RuleError("the hand has folded; a fold is final", rule=DECISION_RULE, field="action")
+        raise RuleError("the hand has folded; a fold is final", rule=Rule.DECISIONS, field="action")
     expected = record.next_street
     if street is not expected:
         done = {d.street for d in record.decisions}
@@ -113,23 +112,23 @@ def validate_decision(
             if street in done
             else f"the {expected.value} decision comes before the {street.value} decision"
         )
-        raise RuleError(message, rule=DECISION_RULE, field="street")
+        raise RuleError(message, rule=Rule.DECISIONS, field="street")
     if decision.action is Action.PLAY:
         _validate_play(street, decision.multiple, allowed_preflop_multiples)
     elif decision.multiple:
         raise RuleError(
-            f"a {decision.action.value} has no Play multiple", rule=DECISION_RULE, field="multiple"
+            f"a {decision.action.value} has no Play multiple", rule=Rule.DECISIONS, field="multiple"
         )
     if street is Street.RIVER and decision.action is Action.CHECK:
         raise RuleError(
             "on the river a hand must Play 1x the Ante or fold; it cannot check",
-            rule=DECISION_RULE,
+            rule=Rule.DECISIONS,
             field="action",
         )
     if street is not Street.RIVER and decision.action is Action.FOLD:
         raise RuleError(
             f"a hand may fold only on the river, not {street.value}",
-            rule=DECISION_RULE,
+            rule=Rule.DECISIONS,
             field="action",
         )
 
@@ -141,19 +140,19 @@ def _validate_play(
         allowed = " or ".join(f"{m}x" for m in sorted(allowed_preflop_multiples))
         raise RuleError(
             f"Play pre-flop must be {allowed} the Ante, not {multiple}x",
-            rule=DECISION_RULE,
+            rule=Rule.DECISIONS,
             field="multiple",
         )
     if street is Street.FLOP and multiple != FLOP_MULTIPLE:
         raise RuleError(
             f"Play on the flop must be 2x the Ante, not {multiple}x",
-            rule=DECISION_RULE,
+            rule=Rule.DECISIONS,
             field="multiple",
         )
     if street is Street.RIVER and multiple != RIVER_MULTIPLE:
         raise RuleError(
             f"Play on the river must be 1x the Ante, not {multiple}x",
-            rule=DECISION_RULE,
+            rule=Rule.DECISIONS,
             field="multiple",
         )
 
@@ -167,12 +166,12 @@ def validate_preflop_multiples(multiples: Collection[int]) -> tuple[int, ...]:
     """The options-sheet setting: a non-empty subset of the approved 3x and 4x."""
     if not isinstance(multiples, list | tuple | set | frozenset) or not multiples:
         raise RuleError(
-            "at least one pre-flop Play multiple (3 or 4) is needed", rule=DECISION_RULE
+            "at least one pre-flop Play multiple (3 or 4) is needed", rule=Rule.PREFLOP_MULTIPLES
         )
     for multiple in multiples:
         if type(multiple) is not int or multiple not in PERMITTED_PREFLOP_MULTIPLES:
             raise RuleError(
                 f"a pre-flop Play multiple must be 3 or 4, not {multiple!r}",
-                rule=DECISION_RULE,
+                rule=Rule.PREFLOP_MULTIPLES,
             )
     return tuple(sorted(set(multiples)))

@@ -1,4 +1,4 @@
-"""Shuffling, dealing order and the alternating decks (RULEBOOK §2)."""
+"""Shuffling, dealing order and the alternating decks (docs/rules.md §2.1-§2.2)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import FULL_DECK, Card, ensure_distinct
-from .errors import RuleError
+from cardroom.errors import Rule, RuleError
 
-SEATS = (1, 2, 3, 4, 5, 6)
+from .cards import FULL_DECK, Card, ensure_distinct
+from .seats import clockwise_from_left_of
+
 DECKS = ("A", "B")
-SEAT_RULE = "RULEBOOK §3: seats are numbered 1 to 6 clockwise"
 
 
 def shuffled_deck(rng: random.Random | None = None) -> tuple[Card, ...]:
@@ -24,16 +24,6 @@ def shuffled_deck(rng: random.Random | None = None) -> tuple[Card, ...]:
     cards = list(FULL_DECK)
     (rng or secrets.SystemRandom()).shuffle(cards)
     return tuple(cards)
-
-
-def clockwise_from_left_of(player_dealer_seat: int, seats: Sequence[int]) -> tuple[int, ...]:
-    """``seats`` ordered clockwise starting at the player-dealer's left (seat PD+1, wrapping)."""
-    if player_dealer_seat not in SEATS:
-        raise RuleError(f"seat {player_dealer_seat} does not exist", rule=SEAT_RULE)
-    for seat in seats:
-        if seat not in SEATS:
-            raise RuleError(f"seat {seat} does not exist", rule=SEAT_RULE)
-    return tuple(sorted(seats, key=lambda seat: (seat - player_dealer_seat) % 6))
 
 
 @dataclass(frozen=True)
@@ -69,11 +59,11 @@ def deal(deck: Sequence[Card], player_dealer_seat: int, wagering_seats: Sequence
     if player_dealer_seat in order:
         raise RuleError(
             "the player-dealer's seat does not also wager",
-            rule="RULEBOOK §3: at most five players play against the player-dealer",
+            rule=Rule.PLAYER_DEALER_SEAT,
         )
     needed = 2 * len(order) + 7
     if len(deck) < needed:
-        raise RuleError(f"{needed} cards needed, the deck has {len(deck)}", rule=SEAT_RULE)
+        raise RuleError(f"{needed} cards needed, the deck has {len(deck)}", rule=Rule.CARD)
     ensure_distinct(deck)
     position = 0
     hole_cards = []
@@ -90,7 +80,5 @@ def next_deck(previous_deck: str | None) -> str:
     if previous_deck is None:
         return DECKS[0]
     if previous_deck not in DECKS:
-        raise RuleError(
-            f"unknown deck {previous_deck!r}", rule="RULEBOOK §2: decks A and B alternate"
-        )
+        raise RuleError(f"unknown deck {previous_deck!r}", rule=Rule.DECKS)
     return DECKS[1 - DECKS.index(previous_deck)]

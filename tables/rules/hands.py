@@ -1,4 +1,4 @@
-"""Hand evaluation: the best five of seven cards (RULEBOOK §1).
+"""Hand evaluation: the best five of seven cards (docs/rules.md §1.3).
 
 One small adapter over phevaluator's ``evaluate_7cards``: it refuses duplicate
 cards (phevaluator silently accepts them and answers nonsense) and maps
@@ -22,8 +22,9 @@ from itertools import combinations
 from phevaluator._pheval import evaluate_7cards as _native_evaluate_7cards
 from phevaluator.evaluator import evaluate_5cards, evaluate_7cards
 
+from cardroom.errors import Rule, RuleError
+
 from .cards import Card, ensure_distinct
-from .errors import RuleError
 
 
 class Category(IntEnum):
@@ -53,7 +54,7 @@ class Category(IntEnum):
             names = ", ".join(category.label for category in cls)
             raise RuleError(
                 f"unknown hand category {label!r} (one of {names})",
-                rule="RULEBOOK §1: hand categories",
+                rule=Rule.HAND_EVALUATION,
             ) from None
 
 
@@ -110,7 +111,7 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
         if len(cards) != 7:
             raise RuleError(
                 f"a hand is seven cards (two hole and five community cards), got {len(cards)}",
-                rule="RULEBOOK §1: best five of seven cards",
+                rule=Rule.HAND_EVALUATION,
             )
         ensure_distinct(cards)
     return _VALUES[_native_evaluate_7cards(*cards)]

@@ -1,4 +1,4 @@
-"""Pay tables as data (RULEBOOK §4): Blind, Trips UTH-01..04, Bad Beat options, custom.
+"""Pay tables as data (docs/rules.md §6.2): Blind, Trips UTH-01..04, Bad Beat options, custom.
 
 Odds are exact fractions "to 1". A payout is the stake times the odds, rounded
 down to the table's smallest chip; the part rounded off is kept so it can be
@@ -13,10 +13,10 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import NamedTuple
 
-from .errors import RuleError
+from cardroom.errors import Rule, RuleError
+
 from .hands import Category
 
-PAYTABLE_RULE = "RULEBOOK §4: pay tables"
 MAX_ODDS = 100_000  # the largest posted odds are 10,000 to 1 (Bad Beat option 1)
 MAX_ODDS_DECIMALS = 4
 
@@ -113,22 +113,22 @@ def parse_odds(value: object) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise RuleError(
             f'odds {value!r} must be an integer or an exact decimal in a string, e.g. "1.5"',
-            rule=PAYTABLE_RULE,
+            rule=Rule.PAYTABLES,
         )
     try:
         exact = Decimal(value)
     except (InvalidOperation, ValueError):
-        raise RuleError(f"odds {value!r} is not a number", rule=PAYTABLE_RULE) from None
+        raise RuleError(f"odds {value!r} is not a number", rule=Rule.PAYTABLES) from None
     if not exact.is_finite():
-        raise RuleError(f"odds {value!r} is not a number", rule=PAYTABLE_RULE)
+        raise RuleError(f"odds {value!r} is not a number", rule=Rule.PAYTABLES)
     if exact <= 0:
-        raise RuleError(f"odds {value!r} must be positive", rule=PAYTABLE_RULE)
+        raise RuleError(f"odds {value!r} must be positive", rule=Rule.PAYTABLES)
     # Bounded before any exact arithmetic: "1e99999999" would otherwise build a huge integer.
     if exact > MAX_ODDS or exact.as_tuple().exponent < -MAX_ODDS_DECIMALS:
         raise RuleError(
             f"odds {value!r} must be at most {MAX_ODDS:,} to 1, with at most "
             f"{MAX_ODDS_DECIMALS} decimal places",
-            rule=PAYTABLE_RULE,
+            rule=Rule.PAYTABLES,
         )
     return Fraction(exact)
 
@@ -141,14 +141,14 @@ def custom_paytable(name: str, odds: object, categories: tuple[Category, ...]) -
     """
     if not isinstance(odds, Mapping):
         raise RuleError(
-            "a pay table is a name or an object of odds by category", rule=PAYTABLE_RULE
+            "a pay table is a name or an object of odds by category", rule=Rule.PAYTABLES
         )
     given = {}
     for label, value in odds.items():
         category = Category.from_label(str(label))
         if category not in categories:
             raise RuleError(
-                f"{label} does not belong in this pay table", rule=PAYTABLE_RULE, field=str(label)
+                f"{label} does not belong in this pay table", rule=Rule.PAYTABLES, field=str(label)
             )
         try:
             given[category] = parse_odds(value)
@@ -156,7 +156,7 @@ def custom_paytable(name: str, odds: object, categories: tuple[Category, ...]) -
             raise error.with_field(str(label)) from None
     missing = [category.label for category in categories if category not in given]
     if missing:
-        raise RuleError(f"pay table lacks odds for {', '.join(missing)}", rule=PAYTABLE_RULE)
+        raise RuleError(f"pay table lacks odds for {', '.join(missing)}", rule=Rule.PAYTABLES)
     return PayTable(name, tuple((category, given[category]) for category in categories))
 
 
@@ -168,7 +168,7 @@ def resolve_paytable(
         if value not in named:
             raise RuleError(
                 f"unknown pay table {value!r} (one of {', '.join(named)}, or the odds in full)",
-                rule=PAYTABLE_RULE,
+                rule=Rule.PAYTABLES,
             )
         return named[value]
     return custom_paytable("custom", value, categories)

@@ -1,142 +1,99 @@
-"""The player-dealer button: offers clockwise, answers, keeping the position (RULEBOOK §6).
+"""The player-dealer button: offers clockwise, answers, keeping it, taking it for a hand
+(docs/rules.md §8).
 
-Every offer and answer is a row with its timestamp, seat, player and staff
-member. A seat the rules pass over is recorded too, with the reason, so the
-rotation record shows why the button skipped it.
+Every offer and answer is a row with its timestamp, seat, player and staff member. A seat
+the rules pass over is recorded too, with the reason, so the rotation record shows why
+the button skipped it. What may happen is decided by ``tables.selectors.button_state``,
+read here under the table's lock: the table view and these services never disagree.
+
+A refusal that is itself a record (an exhausted offer round, an acceptance cancelled, a
+game ended by the 40-minute rule) is returned as ``Refused``, not raised: the record
+commits with the caller's transaction, and the caller answers the refusal.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.db import transaction
 
 from cardroom.clock import now
-from tables import options as table_options
+from cardroom.errors import Refused, Rule, State, StateError
 from tables.models import (
     ButtonOffer,
     Game,
+    GameEndReason,
     OfferAnswer,
     OfferRound,
     OfferRoundStatus,
-    Round,
     Seating,
     Table,
 )
-from tables.rules.errors import StateError
 from tables.rules.rotation import (
-    BankedHand,
     SeatedPlayer,
+    consecutive_hands,
     ineligibility,
-    may_keep_without_offers,
-    offer_order,
-    offers_start_at,
+    tppp_excess,
+    window_shortfall,
+)
+from tables.selectors import (
+    NO_PLAYER_DEALER_STATUS,
+    banked_history,
+    button_state,
+    game_history_since,
 )
 
-from .locks import active_round, lock_table, open_game
-
-BUTTON_RULE = "RULEBOOK §6: the player-dealer position rotates clockwise"
-NO_ACCEPT_MESSAGE = (
-    "no eligible seated player accepted the player-dealer position, so no round can start "
-    "at this table until one does: begin a new offer round (RULEBOOK §6)"
-)
+from .floor import end_game
+from .locks import lock_table
 
 
-def banked_history(table: Table, *, last: int = 8) -> list[BankedHand]:
-    """The table's most recent hands (voided ones too: their player-dealer held the position)."""
-    rounds = Round.objects.filter(table=table).order_by("-number")[:last]
-    return [r.banked_hand() for r in reversed(rounds)]
+def offer_button(*, table_id: int, by) -> ButtonOffer | Refused:
+    """Offer the position to the next eligible seat clockwise, or record that none is left.
 
-
-def game_history_since(game: Game, since) -> list[BankedHand]:
-    rounds = Round.objects.filter(game=game, started_at__gt=since).order_by("number")
-    return [r.banked_hand() for r in rounds]
-
-
-def _require_between_hands(table: Table) -> Game:
-    game = open_game(table)
-    if game is None:
-        raise StateError(f"no game is open at {table}; a floor supervisor opens it", state="closed")
-    current = active_round(table)
-    if current is not None:
-        raise StateError(
-            f"round {current.number} is {current.get_state_display().lower()}; "
-            "the button moves between hands",
-            state=current.state,
-        )
-    return game
-
-
-def _unplayed_acceptance(table: Table) -> OfferRound | None:
-    return OfferRound.objects.filter(
-        table=table, status=OfferRoundStatus.ACCEPTED, round__isnull=True
-    ).first()
-
-
-def _seated(table: Table) -> dict[int, Seating]:
-    return {s.seat: s for s in Seating.objects.filter(table=table, left_at__isnull=True)}
-
-
-def offer_button(*, table_id: int, by) -> ButtonOffer:
-    """Offer the position to the next eligible seat clockwise, or record that none is left."""
+    Answers the offer, or ``Refused`` (409 ``no_player_dealer``) when every seat has
+    declined or been passed over: the exhausted offer round is kept on the record.
+    """
     with transaction.atomic():
         table = lock_table(table_id)
-        game = _require_between_hands(table)
-        accepted = _unplayed_acceptance(table)
-        if accepted is not None:
-            seat = accepted.offers.get(answer=OfferAnswer.ACCEPTED).seat
-            raise StateError(
-                f"seat {seat} has accepted the player-dealer position; start the round",
-                state="accepted",
-            )
+        button = button_state(table)
+        plan = button.require_offer()
         moment = now()
-        offer_round = OfferRound.objects.filter(table=table, status=OfferRoundStatus.OPEN).first()
-        if offer_round is None:
-            last = Round.objects.filter(game=game).order_by("-number").first()
+        offer_round = button.offer_round
+        if offer_round is None or offer_round.status != OfferRoundStatus.OPEN:
             offer_round = OfferRound.objects.create(
                 table=table,
-                game=game,
-                start_seat=offers_start_at(
-                    last.player_dealer_seat if last else None, game.first_offer_seat
-                ),
+                game=button.game,
+                start_seat=plan.start_seat,
                 started_at=moment,
                 started_by=by,
                 status=OfferRoundStatus.OPEN,
             )
-        pending = offer_round.offers.filter(answer=OfferAnswer.PENDING).first()
-        if pending is not None:
-            raise StateError(
-                f"seat {pending.seat} has not yet answered the offer", state="offer_pending"
-            )
-        offered = set(offer_round.offers.values_list("player_id", flat=True))
-        seated = _seated(table)
-        history = banked_history(table)
-        policy = table_options.rotation_policy(table_options.snapshot(table))
-        for seat in offer_order(seated, offer_round.start_seat):
-            seating = seated[seat]
-            if seating.player_id in offered:
-                continue
-            candidate = SeatedPlayer(seat, seating.player_id, seating.is_tppp)
-            reason = ineligibility(candidate, history, policy)
-            offer = ButtonOffer(
+
+        def offer(seating: Seating, **answer) -> ButtonOffer:
+            return ButtonOffer.objects.create(
                 offer_round=offer_round,
-                seat=seat,
+                seat=seating.seat,
                 player_id=seating.player_id,
                 is_tppp=seating.is_tppp,
                 offered_at=moment,
                 offered_by=by,
+                **answer,
             )
-            if reason is None:
-                offer.save()
-                return offer
-            offer.answer = OfferAnswer.INELIGIBLE
-            offer.answered_at = moment
-            offer.reason = reason
-            offer.save()
+
+        for seating, breach in plan.passed_over:
+            offer(seating, answer=OfferAnswer.INELIGIBLE, answered_at=moment, reason=str(breach))
+        if plan.seating is not None:
+            return offer(plan.seating)
         offer_round.status = OfferRoundStatus.EXHAUSTED
         offer_round.closed_at = moment
-        offer_round.detail = NO_ACCEPT_MESSAGE
+        offer_round.detail = NO_PLAYER_DEALER_STATUS
         offer_round.save(update_fields=["status", "closed_at", "detail"])
-    # Raised after the commit: the exhausted offer round stays on the record.
-    raise StateError(NO_ACCEPT_MESSAGE, state="no_player_dealer", rule=BUTTON_RULE)
+        return Refused(
+            StateError(
+                NO_PLAYER_DEALER_STATUS, state=State.NO_PLAYER_DEALER, rule=Rule.NO_PLAYER_DEALER
+            )
+        )
 
 
 def answer_offer(*, table_id: int, offer_id: int, accept: bool, by) -> ButtonOffer:
@@ -153,11 +110,14 @@ def answer_offer(*, table_id: int, offer_id: int, accept: bool, by) -> ButtonOff
             raise StateError(
                 f"this offer round is {offer.offer_round.get_status_display().lower()}; "
                 "the offer can no longer be answered",
-                state=offer.offer_round.status,
+                state=State.OFFER_ROUND_CLOSED,
+                rule=Rule.OFFER_ROUND,
             )
         if offer.answer != OfferAnswer.PENDING:
             raise StateError(
-                f"this offer was already {offer.get_answer_display().lower()}", state=offer.answer
+                f"this offer was already {offer.get_answer_display().lower()}",
+                state=State.OFFER_ANSWERED,
+                rule=Rule.OFFER_ROUND,
             )
         moment = now()
         offer.answered_at = moment
@@ -172,48 +132,27 @@ def answer_offer(*, table_id: int, offer_id: int, accept: bool, by) -> ButtonOff
         return offer
 
 
+KEPT = "kept the position for a second consecutive hand (offer every hand off)"
+
+
 def keep_button(*, table_id: int, by) -> ButtonOffer:
-    """With "offer every hand" off, the player-dealer keeps the position for a second hand."""
+    """With "offer every hand" off, the player-dealer keeps the position for a second hand,
+    before any offer round for it has begun (docs/rules.md §8.4)."""
     with transaction.atomic():
         table = lock_table(table_id)
-        game = _require_between_hands(table)
-        policy = table_options.rotation_policy(table_options.snapshot(table))
-        if policy.offer_every_hand:
-            raise StateError(
-                "this table offers the position before every hand; keeping it without offers "
-                "is not allowed (rotation policy: offer every hand)",
-                state="offer_every_hand",
-                rule=BUTTON_RULE,
-            )
-        last = Round.objects.filter(game=game).order_by("-number").first()
-        seating = _seated(table).get(last.player_dealer_seat) if last else None
-        history = banked_history(table)
-        if (
-            seating is None
-            or seating.player_id != last.player_dealer_id
-            or _unplayed_acceptance(table) is not None
-            or OfferRound.objects.filter(table=table, status=OfferRoundStatus.OPEN).exists()
-            or not may_keep_without_offers(
-                SeatedPlayer(seating.seat, seating.player_id, seating.is_tppp), history, policy
-            )
-        ):
-            raise StateError(
-                "the last player-dealer cannot keep the position without an offer round "
-                "(only for a second consecutive hand, while seated, and within every limit)",
-                state="offers_required",
-                rule=BUTTON_RULE,
-            )
+        button = button_state(table)
+        seating = button.require_keeper()
         moment = now()
         offer_round = OfferRound.objects.create(
             table=table,
-            game=game,
+            game=button.game,
             start_seat=seating.seat,
             started_at=moment,
             started_by=by,
             status=OfferRoundStatus.ACCEPTED,
             kept_without_offers=True,
             closed_at=moment,
-            detail="kept the position for a second consecutive hand (offer every hand off)",
+            detail=KEPT,
         )
         return ButtonOffer.objects.create(
             offer_round=offer_round,
@@ -225,5 +164,84 @@ def keep_button(*, table_id: int, by) -> ButtonOffer:
             answer=OfferAnswer.ACCEPTED,
             answered_at=moment,
             answered_by=by,
-            reason=offer_round.detail,
+            reason=KEPT,
         )
+
+
+@dataclass(frozen=True)
+class PlayerDealer:
+    """Who banks the hand about to start, and what the rotation record keeps with it."""
+
+    game: Game
+    offer_round: OfferRound
+    seating: Seating
+    consecutive_count: int  # hands in a row banked, this one too
+    tppps_seated: int
+
+
+def take_position(table: Table, *, by, moment: datetime) -> PlayerDealer | Refused:
+    """The accepting player takes the position for the hand about to start (the caller
+    holds the table's lock and starts the hand in the same transaction).
+
+    The rules are checked again now: an acceptance they no longer allow (the options
+    changed, a TPPP sat down) is cancelled, and a start the 40-minute rule forbids ends the
+    game; both are recorded and answered as ``Refused``.
+    """
+    button = button_state(table)
+    accepted = button.require_start()
+    offer_round = button.offer_round
+    seating = next(
+        (s for s in button.seated if s.seat == accepted.seat and s.player_id == accepted.player_id),
+        None,
+    )
+    if seating is None:  # unseating cancels an acceptance, so this is only a safeguard
+        raise StateError(
+            f"the player who accepted left seat {accepted.seat}",
+            state=State.NO_PLAYER_DEALER,
+            rule=Rule.OFFER_ROUND,
+        )
+    history = banked_history(table)
+    candidate = SeatedPlayer(seating.seat, seating.player_id, seating.is_tppp)
+    tppps = sum(1 for s in button.seated if s.is_tppp)
+    breach = ineligibility(candidate, history, button.policy) or tppp_excess(tppps, button.policy)
+    if breach is not None:
+        offer_round.status = OfferRoundStatus.CANCELLED
+        offer_round.closed_at = moment
+        offer_round.detail = f"acceptance no longer valid: {breach}"
+        offer_round.save(update_fields=["status", "closed_at", "detail"])
+        return Refused(
+            StateError(
+                f"{breach.message}; the acceptance is cancelled: offer the button again",
+                state=State.NO_PLAYER_DEALER,
+                rule=breach.rule,
+            )
+        )
+    window = button.policy.window
+    if window is not None:
+        game = button.game
+        shortfall = window_shortfall(
+            game.opened_at,
+            moment,
+            game_history_since(game, moment - window),
+            candidate,
+            button.policy,
+        )
+        if shortfall is not None:
+            detail = str(shortfall)
+            end_game(
+                game, by=by, reason=GameEndReason.ROTATION_WINDOW, detail=detail, moment=moment
+            )
+            return Refused(
+                StateError(
+                    f"the game has ended: {shortfall.message}",
+                    state=State.GAME_ENDED,
+                    rule=Rule.WINDOW,
+                )
+            )
+    return PlayerDealer(
+        game=button.game,
+        offer_round=offer_round,
+        seating=seating,
+        consecutive_count=consecutive_hands(history, seating.player_id) + 1,
+        tppps_seated=tppps,
+    )

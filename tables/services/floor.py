@@ -10,7 +10,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.clock import now
+from cardroom.errors import Rule, RuleError, State, StateError
 from tables import options as table_options
+from tables.guards import require_no_round_in_play, require_open_game
 from tables.models import (
     ButtonOffer,
     Game,
@@ -24,12 +26,11 @@ from tables.models import (
     TableOptionChange,
     TPPPRegistration,
 )
-from tables.rules.errors import RuleError, StateError
-from tables.rules.rotation import SeatedPlayer, tppp_seating_refusal
+from tables.rules.rotation import tppp_excess
+from tables.rules.seats import require_seat
+from tables.selectors import active_round, open_game
 
-from .locks import active_round, lock_table, open_game
-
-SEATING_RULE = "RULEBOOK §3: six seats, one player per seat"
+from .locks import lock_table
 
 
 def create_player(*, player_number: str, name: str, tppp: dict[str, Any] | None = None) -> Player:
@@ -37,7 +38,7 @@ def create_player(*, player_number: str, name: str, tppp: dict[str, Any] | None 
         if Player.objects.filter(player_number=player_number).exists():
             raise RuleError(
                 f"player number {player_number} is already in use",
-                rule="a cardroom player number identifies one patron",
+                rule=Rule.PLAYER_NUMBER,
                 field="player_number",
             )
         player = Player.objects.create(player_number=player_number, name=name, created_at=now())
@@ -51,15 +52,13 @@ def create_table(*, name: str, by, options: dict[str, Any] | None = None) -> Tab
     options = options or {}
     with transaction.atomic():
         if Table.objects.filter(name=name).exists():
-            raise RuleError(
-                f"a table named {name!r} exists", rule="table names are unique", field="name"
-            )
+            raise RuleError(f"a table named {name!r} exists", rule=Rule.TABLE_NAME, field="name")
         table = Table(name=name, created_at=now())
         values = {**table_options.snapshot(table), **options}
         unknown = set(options) - set(table_options.EDITABLE_OPTIONS)
         if unknown:
             name_ = sorted(unknown)[0]
-            raise RuleError(f"unknown option {name_}", rule=table_options.OPTIONS_RULE, field=name_)
+            raise RuleError(f"unknown option {name_}", rule=Rule.OPTIONS, field=name_)
         for field, value in table_options.validate(values).items():
             setattr(table, field, value)
         table.save()
@@ -70,17 +69,11 @@ def change_table_options(*, table_id: int, by, changes: dict[str, Any]) -> Table
     """Change options between rounds only; every changed option is logged with old and new."""
     with transaction.atomic():
         table = lock_table(table_id)
-        current = active_round(table)
-        if current is not None:
-            raise StateError(
-                f"options change only between rounds; round {current.number} is "
-                f"{current.get_state_display().lower()}",
-                state=current.state,
-            )
+        require_no_round_in_play(active_round(table), action="options change")
         unknown = set(changes) - set(table_options.EDITABLE_OPTIONS)
         if unknown:
             name = sorted(unknown)[0]
-            raise RuleError(f"unknown option {name}", rule=table_options.OPTIONS_RULE, field=name)
+            raise RuleError(f"unknown option {name}", rule=Rule.OPTIONS, field=name)
         old = table_options.snapshot(table)
         new = table_options.validate({**old, **changes})
         moment = now()
@@ -110,14 +103,13 @@ def _tppp_badge_valid(player: Player, on: date) -> bool | None:
 def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
     with transaction.atomic():
         table = lock_table(table_id)
-        if seat not in range(1, 7):
-            raise RuleError(f"seat {seat} does not exist", rule=SEATING_RULE, field="seat")
+        require_seat(seat)
         player = Player.objects.select_related("tppp").filter(pk=player_id).first()
         if player is None:
-            raise RuleError(f"no player {player_id}", rule="seat a known player", field="player")
+            raise RuleError(f"no player {player_id}", rule=Rule.KNOWN_PLAYER, field="player")
         seated = list(Seating.objects.filter(table=table, left_at__isnull=True))
         if any(s.seat == seat for s in seated):
-            raise RuleError(f"seat {seat} is taken", rule=SEATING_RULE, field="seat")
+            raise RuleError(f"seat {seat} is taken", rule=Rule.SEATS, field="seat")
         elsewhere = (
             Seating.objects.filter(player=player, left_at__isnull=True)
             .select_related("table")
@@ -126,7 +118,7 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
         if elsewhere is not None:
             raise RuleError(
                 f"{player.name} is already seated at {elsewhere.table}, seat {elsewhere.seat}",
-                rule="one seat per player",
+                rule=Rule.ONE_SEAT_PER_PLAYER,
                 field="player",
             )
         moment = now()
@@ -134,15 +126,14 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
         if badge is False:
             raise RuleError(
                 f"{player.name}'s TPPP badge expired on {player.tppp.badge_expires_on}",
-                rule="RULEBOOK §6: TPPP players are registered and badged",
+                rule=Rule.TPPP_REGISTERED,
                 field="player",
             )
-        policy = table_options.rotation_policy(table_options.snapshot(table))
-        refusal = tppp_seating_refusal(
-            [SeatedPlayer(s.seat, s.player_id, s.is_tppp) for s in seated], bool(badge), policy
-        )
-        if refusal:
-            raise RuleError(refusal, rule="RULEBOOK §6: rotation policy", field="player")
+        if badge:
+            policy = table_options.rotation_policy(table_options.snapshot(table))
+            breach = tppp_excess(1 + sum(1 for s in seated if s.is_tppp), policy)
+            if breach is not None:
+                raise breach.rule_error(field="player")
         try:
             with transaction.atomic():
                 return Seating.objects.create(
@@ -155,7 +146,7 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
                 )
         except IntegrityError:
             raise RuleError(
-                f"seat {seat} or player is already taken", rule=SEATING_RULE, field="seat"
+                f"seat {seat} or player is already taken", rule=Rule.SEATS, field="seat"
             ) from None
 
 
@@ -165,7 +156,7 @@ def unseat_player(*, table_id: int, seat: int, by) -> Seating:
         table = lock_table(table_id)
         seating = Seating.objects.filter(table=table, seat=seat, left_at__isnull=True).first()
         if seating is None:
-            raise RuleError(f"seat {seat} is empty", rule=SEATING_RULE, field="seat")
+            raise RuleError(f"seat {seat} is empty", rule=Rule.SEATS, field="seat")
         current = active_round(table)
         if current is not None:
             if current.player_dealer_id == seating.player_id:
@@ -173,14 +164,15 @@ def unseat_player(*, table_id: int, seat: int, by) -> Seating:
                     f"seat {seat} holds the player-dealer position for round {current.number}, "
                     f"which is {current.get_state_display().lower()}; the player-dealer stays "
                     "for the whole hand",
-                    state=current.state,
-                    rule="RULEBOOK §6",
+                    state=State(current.state),
+                    rule=Rule.STAYS_SEATED,
                 )
             if current.hands.filter(player_id=seating.player_id).exists():
                 raise StateError(
                     f"seat {seat} is in round {current.number}, which is "
-                    f"{current.get_state_display().lower()}",
-                    state=current.state,
+                    f"{current.get_state_display().lower()}; a player leaves between hands",
+                    state=State(current.state),
+                    rule=Rule.ROUND_SEQUENCE,
                 )
         moment = now()
         _release_button(table, seating, moment)
@@ -212,13 +204,10 @@ def open_game_at(*, table_id: int, first_offer_seat: int, by) -> Game:
     with transaction.atomic():
         table = lock_table(table_id)
         if open_game(table) is not None:
-            raise StateError(f"a game is already open at {table}", state="open")
-        if first_offer_seat not in range(1, 7):
-            raise RuleError(
-                f"seat {first_offer_seat} does not exist",
-                rule=SEATING_RULE,
-                field="first_offer_seat",
+            raise StateError(
+                f"a game is already open at {table}", state=State.GAME_OPEN, rule=Rule.GAME
             )
+        require_seat(first_offer_seat, field="first_offer_seat")
         return Game.objects.create(
             table=table, opened_at=now(), opened_by=by, first_offer_seat=first_offer_seat
         )
@@ -245,13 +234,6 @@ def end_game(game: Game, *, by, reason: str, detail: str = "", moment=None) -> G
 def close_game(*, table_id: int, by, detail: str = "") -> Game:
     with transaction.atomic():
         table = lock_table(table_id)
-        game = open_game(table)
-        if game is None:
-            raise StateError(f"no game is open at {table}", state="closed")
-        current = active_round(table)
-        if current is not None:
-            raise StateError(
-                f"round {current.number} is {current.get_state_display()}; settle or void it first",
-                state=current.state,
-            )
+        game = require_open_game(table, open_game(table))
+        require_no_round_in_play(active_round(table), action="a game closes")
         return end_game(game, by=by, reason=GameEndReason.CLOSED, detail=detail)

@@ -1,14 +1,15 @@
-"""Row locks, taken in one fixed order: table, then round."""
+"""Row locks, taken in one fixed order: the table, then (read after the lock) the round.
+
+A missing row raises the model's ``DoesNotExist``: the API answers 404, the console too.
+"""
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
-
-from tables.models import ACTIVE_ROUND_STATES, Game, Round, Table
+from tables.models import Round, Table
 
 
 def lock_table(table_id: int) -> Table:
-    return get_object_or_404(Table.objects.select_for_update(), pk=table_id)
+    return Table.objects.select_for_update().get(pk=table_id)
 
 
 def lock_round(round_id: int) -> tuple[Table, Round]:
@@ -19,15 +20,9 @@ def lock_round(round_id: int) -> tuple[Table, Round]:
     is granted, so it shows what a previous lock holder committed (a locking
     join would return the round as it was before the wait).
     """
-    table = get_object_or_404(Table.objects.select_for_update(of=("self",)), rounds__id=round_id)
+    table = Table.objects.select_for_update(of=("self",)).filter(rounds__id=round_id).first()
+    if table is None:
+        raise Round.DoesNotExist(f"no round {round_id}")
     round_ = Round.objects.get(pk=round_id)
     round_.table = table
     return table, round_
-
-
-def open_game(table: Table) -> Game | None:
-    return Game.objects.filter(table=table, ended_at__isnull=True).first()
-
-
-def active_round(table: Table) -> Round | None:
-    return Round.objects.filter(table=table, state__in=ACTIVE_ROUND_STATES).first()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from cardroom.errors import State
 from fees.models import FeeLine, FeeSchedule, FeeScheduleVersion, FeeWaiver
-from tables.models import RoundState
 from tests.fees.builders import STANDARD, table_schedule
 from tests.money.builders import Wager, money_table, play_round
 
@@ -25,7 +25,7 @@ def fee_table(card_table, staff):
 
 def test_no_more_bets_shows_the_hands_fees(as_user, fee_table):
     round_ = play_round(
-        fee_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.WAGERING
+        fee_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=State.WAGERING
     )
     client = as_user("dealer")
     before = client.get(reverse("console:table", args=[fee_table.table.pk])).content.decode()
@@ -44,7 +44,7 @@ def test_no_more_bets_shows_the_hands_fees(as_user, fee_table):
 
 def test_a_supervisor_waives_a_fee_before_the_deal(as_user, fee_table):
     round_ = play_round(
-        fee_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.NO_MORE_BETS
+        fee_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=State.NO_MORE_BETS
     )
     line = FeeLine.objects.filter(round=round_).first()
     client = as_user("supervisor")
@@ -67,7 +67,7 @@ def test_a_fee_line_of_another_table_is_404(as_user, fee_table, staff):
     other = money_table(staff, {1: 50_000, 2: 50_000})
     table_schedule(other.table, by=staff.supervisor)
     round_ = play_round(
-        other, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.NO_MORE_BETS
+        other, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=State.NO_MORE_BETS
     )
     line = FeeLine.objects.filter(round=round_).first()
     response = act(
@@ -122,12 +122,15 @@ def test_a_supervisor_files_a_new_version_which_then_is_in_force(as_user, fee_ta
         # a gap between two player wager ranges
         (
             [dict(STANDARD[0], wager_to_cents=2_000), *STANDARD[1:]],
-            "RULEBOOK §7",
+            "leave a gap between 2000 and 2501 cents (rule fees.ranges, docs/rules.md §9.3)",
         ),
         # the ranges do not reach the table maximum
         (STANDARD[:2], "must cover the table limits"),
         # a rate with no fee at all
-        ([dict(STANDARD[0], player_fee_cents=None), *STANDARD[1:]], "RULEBOOK §7"),
+        (
+            [dict(STANDARD[0], player_fee_cents=None), *STANDARD[1:]],
+            "is not a whole number of cents (rule fees.rates, docs/rules.md §9.2)",
+        ),
     ],
 )
 def test_a_bad_version_shows_the_engines_refusal(as_user, fee_table, rates, text):

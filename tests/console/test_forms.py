@@ -8,11 +8,20 @@ import re
 import pytest
 from django.urls import reverse
 
-from tables.models import Game, OfferRound, OfferRoundStatus, Round, RoundState, Seating
+from cardroom.errors import State
+from tables.models import Game, OfferRound, OfferRoundStatus, Round, Seating
+from tables.selectors import NO_PLAYER_DEALER_STATUS
 from tests.money.builders import PLAY_RIVER, Cards, Wager, play_round
 from wagers.models import Bet, PlayerDealerBank
 
 pytestmark = pytest.mark.django_db
+
+
+# How the console names a rule it refuses (docs/rules.md, by section).
+ANTE_BLIND = "(rule wagers.ante_blind, docs/rules.md §4.1)"
+LIMITS = "(rule wagers.limits, docs/rules.md §4.3)"
+CHIPS = "(rule wagers.chips, docs/rules.md §4.4)"
+CARD = "(rule cards.card, docs/rules.md §1.1)"
 
 
 def act(client, table, action, data=None):
@@ -20,7 +29,7 @@ def act(client, table, action, data=None):
 
 
 def wagering(card_table):
-    return play_round(card_table, pd_seat=2, bank=10_000, wagers=[], until=RoundState.WAGERING)
+    return play_round(card_table, pd_seat=2, bank=10_000, wagers=[], until=State.WAGERING)
 
 
 # --- Table and seats ------------------------------------------------------------------------
@@ -67,7 +76,7 @@ def test_seat_form_errors(as_user, card_table, data, status, text):
     body = response.content.decode()
     assert text in body
     if "taken" in text:
-        assert "RULEBOOK §3: six seats, one player per seat" in body
+        assert "seat 1 is taken (rule seats.numbered, docs/rules.md §3.1)" in body
     assert not Seating.objects.filter(player=player).exists()
 
 
@@ -135,13 +144,14 @@ def test_no_one_accepts_then_no_round_can_start_and_the_page_says_why(as_user, c
     response = act(client, card_table.table, "offer")
     assert response.status_code == 409
     body = response.content.decode()
-    assert "no eligible seated player accepted the player-dealer position" in body
-    assert "RULEBOOK §6" in body
+    refusal = f"{NO_PLAYER_DEALER_STATUS} (rule rotation.no_player_dealer, docs/rules.md §8.5)"
+    assert refusal in body
     assert OfferRound.objects.get(table=card_table.table).status == OfferRoundStatus.EXHAUSTED
     response = act(client, card_table.table, "start_round")
     assert response.status_code == 409
+    assert refusal in response.content.decode()
     page = client.get(reverse("console:table", args=[card_table.table.pk])).content.decode()
-    assert "a new offer round is needed" in page
+    assert f"<strong>Button:</strong> {NO_PLAYER_DEALER_STATUS}</p>" in page
 
 
 def test_answering_an_unknown_offer_is_404(as_user, card_table):
@@ -171,13 +181,18 @@ def test_start_round_without_an_acceptance(as_user, card_table):
 @pytest.mark.parametrize(
     ("amount", "status", "text"),
     [
-        ("0.5", 400, "the bank must be a multiple of the table&#x27;s chip"),
+        (
+            "0.5",
+            400,
+            "the bank of 50 cents is not in whole 100-cent chips"
+            " (rule bank.amount, docs/rules.md §7.1)",
+        ),
         ("", 400, "This field is required"),
         ("100000", 400, "more than"),  # more than the player's chips
     ],
 )
 def test_bank_form_errors(as_user, card_table, amount, status, text):
-    from tables.services import rounds
+    from rounds import services as rounds
     from tests.money.builders import give_button
 
     give_button(card_table, 2)
@@ -193,11 +208,11 @@ def test_bank_form_errors(as_user, card_table, amount, status, text):
 @pytest.mark.parametrize(
     ("data", "text", "rule"),
     [
-        ({"ante": "10", "blind": "5"}, "must be equal", "RULEBOOK §3: Ante and Blind, equal"),
-        ({"ante": "1", "blind": "1"}, "below the table minimum", "table minimum and maximum"),
-        ({"ante": "600", "blind": "600"}, "above the table maximum", "table minimum and maximum"),
-        ({"ante": "10.50", "blind": "10.50"}, "not a multiple of the table", "table&#x27;s chips"),
-        ({"trips": "10"}, "Ante and Blind are both required", "RULEBOOK §3"),
+        ({"ante": "10", "blind": "5"}, "must be equal", ANTE_BLIND),
+        ({"ante": "1", "blind": "1"}, "below the table minimum", LIMITS),
+        ({"ante": "600", "blind": "600"}, "above the table maximum", LIMITS),
+        ({"ante": "10.50", "blind": "10.50"}, "not a multiple of the table", CHIPS),
+        ({"trips": "10"}, "Ante and Blind are both required", ANTE_BLIND),
     ],
 )
 def test_bet_form_names_the_rule_it_breaks(as_user, card_table, data, text, rule):
@@ -223,7 +238,7 @@ def test_bet_inputs_carry_the_tables_limits(as_user, card_table):
 
 def test_a_wager_after_no_more_bets_is_a_state_error(as_user, card_table):
     round_ = play_round(
-        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.NO_MORE_BETS
+        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=State.NO_MORE_BETS
     )
     response = act(
         as_user("dealer"),
@@ -236,7 +251,7 @@ def test_a_wager_after_no_more_bets_is_a_state_error(as_user, card_table):
 
 
 def test_no_more_bets_before_the_bank(as_user, card_table):
-    from tables.services import rounds
+    from rounds import services as rounds
     from tests.money.builders import give_button
 
     give_button(card_table, 2)
@@ -247,31 +262,35 @@ def test_no_more_bets_before_the_bank(as_user, card_table):
 
 
 @pytest.mark.parametrize(
-    ("cards", "text"),
+    ("cards", "text", "rule"),
     [
-        ("Ah Kd 2c 2c", "twice"),  # a card twice
-        ("Ah Kd 2c", "expected 2 cards, got 1"),  # too few
-        ("Ah Kd 2c Zz", "not a card"),
-        ("Ah Kd 2c 3d 4h 5s", "6 cards typed; this deal needs 4"),  # a card left over
+        ("Ah Kd 2c 2c", "twice", "(rule cards.once, docs/rules.md §1.2)"),  # a card twice
+        ("Ah Kd 2c", "expected 2 cards, got 1", CARD),  # too few
+        ("Ah Kd 2c Zz", "not a card", CARD),
+        (  # a card left over
+            "Ah Kd 2c 3d 4h 5s",
+            "6 cards typed; this deal needs 4",
+            "(rule deal.card_entry, docs/rules.md §2.3)",
+        ),
     ],
 )
-def test_deal_card_entry_errors(as_user, card_table, cards, text):
+def test_deal_card_entry_errors(as_user, card_table, cards, text, rule):
     round_ = play_round(
-        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.NO_MORE_BETS
+        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=State.NO_MORE_BETS
     )
     response = act(
         as_user("dealer"), card_table.table, "deal", {"round_id": round_.pk, "cards": cards}
     )
     assert response.status_code == 400
     body = response.content.decode()
-    assert "RULEBOOK" in body
+    assert rule in body
     assert text in body
-    assert Round.objects.get(pk=round_.pk).state == RoundState.NO_MORE_BETS
+    assert Round.objects.get(pk=round_.pk).state == State.NO_MORE_BETS
 
 
 def test_deal_with_the_picker_then_the_legal_decisions_only(as_user, card_table):
     round_ = play_round(
-        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.NO_MORE_BETS
+        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=State.NO_MORE_BETS
     )
     client = as_user("dealer")
     assert (
@@ -308,7 +327,7 @@ def test_flop_card_entry_refuses_a_card_already_dealt(as_user, card_table):
         pd_seat=2,
         bank=10_000,
         wagers=[Wager(1, 1_000)],
-        until=RoundState.PREFLOP,
+        until=State.PREFLOP,
         cards=Cards(["2c", "3d"], {1: ["Ah", "Ad"]}, ["7c", "8d", "9s", "Jc", "Qd"]),
         decisions={1: PLAY_RIVER},
     )
@@ -316,7 +335,9 @@ def test_flop_card_entry_refuses_a_card_already_dealt(as_user, card_table):
     act(client, card_table.table, "decide", {"round_id": round_.pk, "seat": 1, "action": "check"})
     response = act(client, card_table.table, "flop", {"round_id": round_.pk, "cards": "Ah 8d 9s"})
     assert response.status_code == 400
-    assert "RULEBOOK §1-§2: each card appears once in a round" in response.content.decode()
+    assert (
+        "card Ah appears twice (rule cards.once, docs/rules.md §1.2)" in response.content.decode()
+    )
 
 
 @pytest.mark.parametrize(
@@ -331,7 +352,7 @@ def test_void_needs_a_reason_and_a_confirmation(as_user, card_table, data, text)
     response = act(as_user("supervisor"), card_table.table, "void", {"round_id": round_.pk, **data})
     assert response.status_code == 400
     assert text in response.content.decode()
-    assert Round.objects.get(pk=round_.pk).state == RoundState.WAGERING
+    assert Round.objects.get(pk=round_.pk).state == State.WAGERING
 
 
 def test_void_confirmed_returns_every_wager(as_user, card_table):
@@ -340,7 +361,7 @@ def test_void_confirmed_returns_every_wager(as_user, card_table):
         pd_seat=2,
         bank=10_000,
         wagers=[Wager(1, 1_000)],
-        until=RoundState.PREFLOP,
+        until=State.PREFLOP,
         cards=Cards(["2c", "3d"], {1: ["Ah", "Ad"]}, ["7c", "8d", "9s", "Jc", "Qd"]),
     )
     before = card_table.chips(card_table.seated[1])
@@ -351,7 +372,7 @@ def test_void_confirmed_returns_every_wager(as_user, card_table):
         {"round_id": round_.pk, "reason": "two cards exposed", "confirm": "on"},
     )
     assert response.status_code == 302
-    assert Round.objects.get(pk=round_.pk).state == RoundState.VOIDED
+    assert Round.objects.get(pk=round_.pk).state == State.VOIDED
     assert card_table.chips(card_table.seated[1]) == before + 2_000
 
 
@@ -380,9 +401,7 @@ def test_a_zero_amount_is_refused_not_taken_as_everything(as_user, card_table, a
 
 
 def test_cash_out_while_chips_are_in_play_is_a_state_error(as_user, card_table):
-    play_round(
-        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.WAGERING
-    )
+    play_round(card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=State.WAGERING)
     response = act(
         as_user("dealer"),
         card_table.table,
@@ -397,9 +416,7 @@ def test_backline_rules_are_the_services(as_user, staff):
     from tests.money.builders import money_table
 
     mt = money_table(staff, {1: 50_000, 2: 50_000, 3: 50_000}, backliners=[50_000])
-    round_ = play_round(
-        mt, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.WAGERING
-    )
+    round_ = play_round(mt, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=State.WAGERING)
     client = as_user("dealer")
     page = client.get(reverse("console:table", args=[mt.table.pk])).content.decode()
     assert mt.backliners[0].name in page  # offered as a backline bettor

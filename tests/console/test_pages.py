@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.urls import reverse
 
+from cardroom.errors import State
 from console import selectors
-from tables.models import DealMode, Game, Round, RoundState, Table
+from tables.models import DealMode, Game, Round, Table
 from tests.money.builders import Wager, money_table, play_round
 
 pytestmark = pytest.mark.django_db
@@ -54,6 +55,7 @@ def test_the_40_minute_warning(now_minutes, hands, warned):
     assert (warning is not None) == warned
     if warned:
         assert "40-minute" in warning or "40 minutes" in warning
+        assert warning.endswith("(rule rotation.window, docs/rules.md §8.12)")
 
 
 def test_no_warning_when_the_window_is_off():
@@ -65,7 +67,7 @@ def test_no_warning_when_the_window_is_off():
 
 def test_floor_map_shows_every_table_at_a_glance(as_user, card_table):
     round_ = play_round(
-        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=RoundState.WAGERING
+        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=State.WAGERING
     )
     client = as_user("compliance")
     page = client.get(reverse("console:floor")).content.decode()
@@ -82,7 +84,7 @@ def test_floor_map_shows_every_table_at_a_glance(as_user, card_table):
 def test_floor_map_queries_do_not_grow_with_tables(as_user, staff, django_assert_max_num_queries):
     for _ in range(6):  # each with a hand in play, whose player-dealer the map names
         mt = money_table(staff, {1: 1_000, 2: 1_000})
-        play_round(mt, pd_seat=1, bank=500, wagers=[], until=RoundState.WAGERING)
+        play_round(mt, pd_seat=1, bank=500, wagers=[], until=State.WAGERING)
     client = as_user("supervisor")
     with django_assert_max_num_queries(12):
         assert client.get(reverse("console:floor")).status_code == 200
@@ -170,6 +172,23 @@ def test_keep_button_only_when_the_rotation_rules_allow_keeping(as_user, staff):
     assert keep in page().content.decode()
     play_round(mt, pd_seat=1, bank=10_000, wagers=[Wager(2, 1_000)], rng=rng)
     assert "keeps it for a second hand" not in page().content.decode()  # two in a row: no keep
+
+
+def test_no_keep_once_the_button_has_been_offered(as_user, staff):
+    """Keeping is only before an offer round for the next hand has begun (docs/rules.md §8.4)."""
+    mt = money_table(staff, {1: 50_000, 2: 50_000}, deal_mode=DealMode.RNG, offer_every_hand=False)
+    play_round(mt, pd_seat=1, bank=10_000, wagers=[Wager(2, 1_000)], rng=random.Random(3))
+    client = as_user("dealer")
+    table_url = reverse("console:table", args=[mt.table.pk])
+    assert "Seat 1 keeps it for a second hand" in client.get(table_url).content.decode()
+    offer = client.post(reverse("console:table-action", args=[mt.table.pk, "offer"]))
+    assert offer.status_code == 302
+    assert "keeps it for a second hand" not in client.get(table_url).content.decode()
+    response = client.post(reverse("console:table-action", args=[mt.table.pk, "keep"]))
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert "cannot keep the position without an offer round" in body
+    assert "(rule rotation.keep, docs/rules.md §8.4)" in body
 
 
 def test_floor_map_names_the_last_player_dealer_however_long_ago(staff):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tables.models import Round, RoundState
+from cardroom.errors import State
+from tables.models import Round
 from tests.money.builders import money_table, play_round
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +52,7 @@ def test_each_role_opens_only_its_pages(as_user, card_table, page, who):
 
 # action -> (post data builder, roles allowed)
 def _round(card_table):
-    return play_round(card_table, pd_seat=2, bank=10_000, wagers=[], until=RoundState.WAGERING)
+    return play_round(card_table, pd_seat=2, bank=10_000, wagers=[], until=State.WAGERING)
 
 
 ACTION_ROLES = {
@@ -112,10 +113,10 @@ def test_an_unknown_action_or_table_is_404(as_user, card_table):
 
 def test_a_round_of_another_table_is_404(as_user, card_table, staff):
     other = money_table(staff, {1: 10_000, 2: 10_000})
-    round_ = play_round(other, pd_seat=1, bank=1_000, wagers=[], until=RoundState.WAGERING)
+    round_ = play_round(other, pd_seat=1, bank=1_000, wagers=[], until=State.WAGERING)
     url = reverse("console:table-action", args=[card_table.table.pk, "no_more_bets"])
     assert as_user("dealer").post(url, {"round_id": round_.pk}).status_code == 404
-    assert Round.objects.get(pk=round_.pk).state == RoundState.WAGERING
+    assert Round.objects.get(pk=round_.pk).state == State.WAGERING
 
 
 def test_the_player_dealer_wager_form_is_not_a_way_around_the_rules(as_user, card_table):

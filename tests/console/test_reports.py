@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from cardroom.clock import now
 from cardroom.gaming_day import gaming_day_of
-from cardroom.models import ReportDownload, ReportRequest
-from cardroom.reports import services
+from reports import services
+from reports.models import ReportDownload, ReportRequest
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +56,8 @@ def test_a_bad_request_shows_the_reports_rule(as_user, data, text):
     )
     assert response.status_code == 400
     body = response.content.decode()
-    assert text in body and "(report parameters)" in body  # the reports app's rule, named
+    assert text in body
+    assert "(rule reports.request, docs/rules.md §10.5)" in body  # the reports app's rule, named
     assert not ReportRequest.objects.exists()
 
 

@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 
 from cardroom.clock import now
 from cardroom.gaming_day import gaming_day_of
-from cardroom.models import ReportDownload, ReportRequest
 from cardroom.roles import Role
+from reports.models import ReportDownload, ReportRequest
 from tables.models import DealMode
 from tests.conftest import BASE_DIR
 from tests.e2e.conftest import sign_in

@@ -7,11 +7,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from cardroom.errors import State
 from cardroom.roles import Role
 from console.models import StaffAction
 from console.templatetags.console import dollars
 from fees.models import FeeLine
-from tables.models import DealMode, Round, RoundState
+from tables.models import DealMode, Round
 from tables.services import floor
 from tests.e2e.conftest import PHONE, fits_width, sign_in
 from tests.factories import UserFactory
@@ -33,7 +34,7 @@ def floor_setup():
         floor.create_player(player_number=f"E2E-{i}", name=name) for i, name in enumerate(names)
     ]
     floor.open_game_at(table_id=table.pk, first_offer_seat=1, by=supervisor)
-    table_schedule(table, by=supervisor)  # collection fees at "no more bets" (RULEBOOK §7)
+    table_schedule(table, by=supervisor)  # collection fees at "no more bets" (docs/rules.md §9)
     return {"supervisor": supervisor, "dealer": dealer, "table": table, "players": players}
 
 
@@ -116,7 +117,9 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
     page.fill("#bet-form input[name=blind]", "5")
     post(page, "#bet-form", "Place wagers")
     expect(page.locator("#refusal")).to_contain_text("must be equal")
-    expect(page.locator("#refusal")).to_contain_text("RULEBOOK §3")
+    expect(page.locator("#refusal")).to_contain_text(
+        "Ante (1000) and Blind (500) must be equal (rule wagers.ante_blind, docs/rules.md §4.1)"
+    )
     shoot(page, "05-wager-refused")
     for seat in (1, 3, 4):
         page.select_option("#bet-form select[name=seat]", str(seat))
@@ -175,7 +178,7 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
 
     # The settlement, in order, with the short bank's uncovered lines marked.
     round_ = Round.objects.get(table=table)
-    assert round_.state == RoundState.SETTLED
+    assert round_.state == State.SETTLED
     lines = list(SettlementLine.objects.filter(round=round_).order_by("order"))
     uncovered = [x for x in lines if x.returned_uncovered_cents or x.unpaid_uncovered_cents]
     assert uncovered, "a $5 bank against $10 wagers leaves uncovered lines"

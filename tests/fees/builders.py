@@ -2,16 +2,25 @@
 
 ``STANDARD``: a three-rate schedule for the default 500-50000 cent table, per betting square.
 ``ACTION``: the same player rates, the player-dealer charged on total table action.
+``differences``: what ``verify_ledger`` finds, the fee checks with the money checks.
 """
 
 from __future__ import annotations
 
+from cardroom.errors import State
 from fees.services import schedules
-from tables.models import RoundState
+from fees.verification import CHECKS as FEE_CHECKS
 from tests.fees.rates import ACTION, STANDARD
 from tests.money.builders import Wager, money_table, play_round
+from wagers.verification import CHECKS as MONEY_CHECKS
+from wagers.verification import differences as differences_found
 
-__all__ = ["ACTION", "STANDARD", "assessed_round", "table_schedule"]
+__all__ = ["ACTION", "STANDARD", "assessed_round", "differences", "table_schedule"]
+
+
+def differences():
+    """Every difference ``manage.py verify_ledger`` reports: the money and the fee checks."""
+    return differences_found({**MONEY_CHECKS, **FEE_CHECKS})
 
 
 def table_schedule(table, *, by, rates=STANDARD, basis="per_betting_square", **extra):
@@ -32,6 +41,6 @@ def assessed_round(staff, clock):
         pd_seat=1,
         bank=50_000,
         wagers=[Wager(2, 1_000), Wager(3, 5_000)],
-        until=RoundState.NO_MORE_BETS,
+        until=State.NO_MORE_BETS,
     )
     return mt, round_

@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from cardroom.clock import now
-from fees.models import FeeLine, FeeSchedule, FeeScheduleVersion, FeeWaiver
-from fees.rules.schedule import FEE_RULE, PERCENT_RULE, RANGE_RULE
+from cardroom.errors import Rule
+from fees.models import FeeLine, FeeSchedule, FeeScheduleVersion, FeeWaiver, RoundFeeSchedule
 from tests.fees.builders import STANDARD, table_schedule
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +63,9 @@ def test_readers_cannot_write_and_strangers_cannot_read(
             f"{BASE}/schedules/", {"name": "X", "table": table.pk}, format="json"
         )
         assert response.status_code == 403
-    assert api().get(f"{BASE}/schedules/").status_code in (401, 403)
+    anonymous = api().get(f"{BASE}/schedules/")
+    assert anonymous.status_code == 403 and anonymous.data["code"] == "not_authenticated"
+    assert anonymous.data["message"] == "Authentication credentials were not provided."
     version = table_schedule(table, by=on_floor.supervisor)
     assert as_dealer.patch(f"{BASE}/versions/{version.pk}/", {}, format="json").status_code == 403
     response = as_dealer.post(f"{BASE}/drop-boxes/", {}, format="json")
@@ -71,28 +73,44 @@ def test_readers_cannot_write_and_strangers_cannot_read(
 
 
 @pytest.mark.parametrize(
-    ("body", "field", "rule"),
+    ("body", "field", "rule", "message"),
     [
-        (version_body(rates=[*STANDARD, *[dict(STANDARD[0])] * 3]), "rates", FEE_RULE),
+        (
+            version_body(rates=[*STANDARD, *[dict(STANDARD[0])] * 3]),
+            "rates",
+            Rule.FEE_RATES,
+            "6 rates: no more than five collection rates per table",
+        ),
         (
             version_body(rates=[dict(STANDARD[0], player_fee_cents="5%"), *STANDARD[1:]]),
             "rates[0].player_fee_cents",
-            PERCENT_RULE,
+            Rule.FEES_FLAT,
+            "'5%' is a percentage; a fee is a flat amount in cents (e.g. 100 for $1)",
         ),
         (
             version_body(rates=[dict(STANDARD[0], wager_to_cents=3_000), *STANDARD[1:]]),
             "rates[1].wager",
-            RANGE_RULE,
+            Rule.FEE_RANGES,
+            "player wager ranges overlap: 500-3000 and 2501-10000",
         ),
         (
             version_body(rates=[dict(STANDARD[0], wager_to_cents=2_000), *STANDARD[1:]]),
             "rates[1].wager",
-            RANGE_RULE,
+            Rule.FEE_RANGES,
+            "player wager ranges leave a gap between 2000 and 2501 cents",
         ),
-        (version_body(player_dealer_basis="percent"), "player_dealer_basis", FEE_RULE),
+        (
+            version_body(player_dealer_basis="percent"),
+            "player_dealer_basis",
+            Rule.FEE_RATES,
+            "'percent': the player-dealer fee is either 'per_betting_square' or "
+            "'total_table_action'",
+        ),
     ],
 )
-def test_a_bad_version_is_refused_naming_the_rule(as_supervisor, on_floor, body, field, rule):
+def test_a_bad_version_is_refused_naming_the_rule(
+    as_supervisor, on_floor, body, field, rule, message
+):
     table = on_floor.ready_table()
     schedule = FeeSchedule.objects.create(
         name="T", table=table, created_at=now(), created_by=on_floor.supervisor
@@ -100,7 +118,13 @@ def test_a_bad_version_is_refused_naming_the_rule(as_supervisor, on_floor, body,
     data = ok(
         as_supervisor.post(f"{BASE}/schedules/{schedule.pk}/versions/", body, format="json"), 400
     )
-    assert field in data and data["rule"] == rule
+    assert data == {
+        "code": "rule_broken",
+        "rule": rule.value,
+        "section": rule.section,
+        "field": field,
+        "message": message,
+    }
     assert not FeeScheduleVersion.objects.exists()
 
 
@@ -111,7 +135,8 @@ def test_a_version_is_never_edited(as_supervisor, on_floor):
             f"{BASE}/versions/{version.pk}/", {"rates": STANDARD}, format="json"
         )
         data = ok(response, 409)
-        assert data["state"] == "in_force" and "new version" in data["detail"]
+        assert data["code"] == "in_force" and "new version" in data["message"]
+        assert data["rule"] == Rule.FEE_VERSIONS
     later = ok(
         as_supervisor.post(
             f"{BASE}/schedules/{version.schedule_id}/versions/",
@@ -120,23 +145,22 @@ def test_a_version_is_never_edited(as_supervisor, on_floor):
         ),
         201,
     )
-    assert (
-        ok(as_supervisor.patch(f"{BASE}/versions/{later['id']}/", {}, format="json"), 409)["state"]
-        == "scheduled"
-    )
+    scheduled = ok(as_supervisor.patch(f"{BASE}/versions/{later['id']}/", {}, format="json"), 409)
+    assert scheduled["code"] == "scheduled" and scheduled["rule"] == Rule.FEE_VERSIONS
     second = as_supervisor.post(
         f"{BASE}/schedules/", {"name": "again", "table": version.schedule.table_id}, format="json"
     )
-    assert ok(second, 409)["state"] == "exists"
+    assert ok(second, 409)["code"] == "exists"
 
 
 def test_round_fees_and_a_waiver_through_the_api(as_supervisor, as_dealer, on_floor):
     table = on_floor.ready_table()
-    table_schedule(table, by=on_floor.supervisor)
+    version = table_schedule(table, by=on_floor.supervisor)
     round_ = on_floor.round_in("no_more_bets", table=table)
     fees = ok(as_dealer.get(f"{BASE}/rounds/{round_.pk}/"))
     assert fees["assessed_cents"] == fees["collected_cents"] == 2 * 2 * (50 + 25)
-    assert fees["fee_schedule_version"] == round_.fee_schedule_version_id
+    assert fees["fee_schedule_version"] == version.pk
+    assert fees["fee_schedule_version"] == RoundFeeSchedule.objects.get(round=round_).version_id
     line = fees["lines"][0]
     assert (line["payer_kind"], line["seat"], line["square"], line["waived"]) == (
         "player",
@@ -147,20 +171,22 @@ def test_round_fees_and_a_waiver_through_the_api(as_supervisor, as_dealer, on_fl
     url = f"{BASE}/lines/{line['id']}/waiver/"
     assert as_dealer.post(url, {"reason": "comp"}, format="json").status_code == 403
     data = ok(as_supervisor.post(url, {"reason": ""}, format="json"), 400)
-    assert "reason" in data and "rule" in data
+    assert (data["code"], data["field"], data["rule"]) == ("rule_broken", "reason", Rule.FEE_WAIVER)
+    assert data["message"] == "say why the fee is waived"
     waiver = ok(as_supervisor.post(url, {"reason": "comp"}, format="json"), 201)
     assert waiver["waived_by"] == on_floor.supervisor.username
-    assert ok(as_supervisor.post(url, {"reason": "comp"}, format="json"), 409)["state"] == "waived"
+    again = ok(as_supervisor.post(url, {"reason": "comp"}, format="json"), 409)
+    assert again["code"] == "waived" and again["rule"] == Rule.FEE_WAIVER
     fees = ok(as_dealer.get(f"{BASE}/rounds/{round_.pk}/"))
     assert fees["waived_cents"] == 50 and fees["lines"][0]["waived"] is True
     import random
 
-    from tables.services import rounds
+    from rounds import services as rounds
 
     rounds.deal(round_id=round_.pk, by=on_floor.dealer, rng=random.Random(1))
     late = f"{BASE}/lines/{fees['lines'][1]['id']}/waiver/"
     data = ok(as_supervisor.post(late, {"reason": "late"}, format="json"), 409)
-    assert data["state"] == "preflop" and data["rule"].startswith("RULEBOOK §7")
+    assert data["code"] == "preflop" and data["rule"] == Rule.FEE_WAIVER
     assert FeeWaiver.objects.count() == 1 and FeeLine.objects.count() == 8
 
 
@@ -176,7 +202,8 @@ def test_drop_boxes_and_counts_through_the_api(as_supervisor, as_dealer, on_floo
         ),
         400,
     )
-    assert "shift" in bad
+    assert (bad["code"], bad["field"], bad["rule"]) == ("rule_broken", "shift", Rule.SHIFTS)
+    assert bad["message"] == "'brunch' is not a shift of this cardroom (day, swing, graveyard)"
     count = {"amount_cents": 300, "counters": ["Ann", "Bo"], "counted_at": "2020-01-03T12:00:00Z"}
     url = f"{BASE}/drop-boxes/{box['id']}/counts/"
     assert as_dealer.post(url, count, format="json").status_code == 403

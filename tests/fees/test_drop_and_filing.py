@@ -11,12 +11,12 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from cardroom import shifts
+from cardroom.errors import RuleError, State, StateError
+from cardroom.gaming_day import gaming_day_window
 from fees import filing
 from fees.models import DropCount
 from fees.selectors import fee_lines, filed_in_force, filed_version, reconcile
 from fees.services import drop, waivers
-from tables.models import RoundState
-from tables.rules.errors import RuleError, StateError
 from tests.fees.builders import ACTION, table_schedule
 from tests.money.builders import Wager, advance, money_table, play_round
 
@@ -44,7 +44,7 @@ def test_a_moment_falls_in_one_gaming_day_and_shift(moment, day, shift):
 
 def test_the_shifts_tile_the_gaming_day():
     day = date(2026, 11, 20)
-    start, end = shifts.gaming_day_window(day)
+    start, end = gaming_day_window(day)
     windows = [shifts.window(day, name) for name in shifts.names()]
     assert windows[0][0] == start and windows[-1][1] == end
     assert all(a[1] == b[0] for a, b in itertools.pairwise(windows))
@@ -93,11 +93,11 @@ def test_a_box_reconciles_its_count_with_the_fees_recorded(staff, clock):
         pd_seat=1,
         bank=50_000,
         wagers=[Wager(2, 1_000), Wager(3, 5_000)],
-        until=RoundState.NO_MORE_BETS,
+        until=State.NO_MORE_BETS,
     )
     line = fee_lines(first).first()
     waivers.waive_fee(fee_line_id=line.pk, reason="promotion", by=staff.supervisor)
-    advance(mt, first, RoundState.SETTLED)
+    advance(mt, first, State.SETTLED)
     clock.step(hours=4)  # 14:00:01 local: the swing shift
     play_round(mt, pd_seat=2, bank=50_000, wagers=[Wager(3, 1_000)])
     day_box = drop.register_box(

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from cardroom.errors import Rule, RuleError
 from fees.rules.assessment import TABLE_ACTION, Payer, Wagered, assess, shortfalls
-from fees.rules.schedule import (
-    FEE_RULE,
-    PERCENT_RULE,
-    Basis,
-    build_schedule,
-)
-from tables.rules.errors import RuleError
+from fees.rules.schedule import Basis, build_schedule
 from tests.fees.rates import STANDARD
 
 MIN, MAX = 500, 50_000
@@ -192,7 +187,7 @@ def test_a_sixth_rate_is_refused():
         ]
     ]
     error = refused(six)
-    assert error.field == "rates" and error.rule == FEE_RULE and "five" in error.message
+    assert error.field == "rates" and error.rule == Rule.FEE_RATES and "five" in error.message
     assert schedule([*six[:4], dict(six[4], wager_to_cents=50000)]).rates  # five is fine
 
 
@@ -207,7 +202,7 @@ def test_a_sixth_rate_is_refused():
 )
 def test_percentage_like_input_is_refused(change, field):
     error = refused([dict(SQUARE_RATES[0], **change), *SQUARE_RATES[1:]])
-    assert error.rule == PERCENT_RULE and error.field == field
+    assert error.rule == Rule.FEES_FLAT and error.field == field
     assert "percentage" in error.message or "flat" in error.message
 
 
@@ -253,7 +248,7 @@ def test_a_key_that_is_not_part_of_a_rate_is_refused_not_ignored():
     # "player_dealer_fee" (no _cents) would otherwise file a player-dealer fee of nothing.
     misspelt = {k: v for k, v in SQUARE_RATES[0].items() if k != "player_dealer_fee_cents"}
     error = refused([dict(misspelt, player_dealer_fee=25), *SQUARE_RATES[1:]])
-    assert error.field == "rates[0].player_dealer_fee" and error.rule == FEE_RULE
+    assert error.field == "rates[0].player_dealer_fee" and error.rule == Rule.FEE_RATES
     assert "not part of a collection rate" in error.message
 
 

@@ -12,16 +12,14 @@ from functools import partial
 
 import pytest
 
+from cardroom.errors import State, StateError
 from fees.models import FeeWaiver
 from fees.selectors import fee_lines
 from fees.services import waivers
-from tables.models import RoundState
-from tables.rules.errors import StateError
-from tables.services import rounds
-from tests.fees.builders import assessed_round
+from rounds import services as rounds
+from tests.fees.builders import assessed_round, differences
 from tests.floor.test_concurrency import one_winner, race
 from wagers.models import Account, AccountKind
-from wagers.verification import differences
 
 pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]
 REPEATS = 6
@@ -35,7 +33,7 @@ def test_a_waiver_racing_the_deal(staff, clock):
         waive = partial(waivers.waive_fee, fee_line_id=line.pk, reason="race", by=staff.supervisor)
         deal = partial(rounds.deal, round_id=round_.pk, by=staff.dealer, rng=random.Random(index))
         waived, dealt = race(waive, deal)
-        assert dealt.error is None and dealt.value.state == RoundState.PREFLOP
+        assert dealt.error is None and dealt.value.state == State.PREFLOP
         drop = Account.objects.get(kind=AccountKind.DROP, table=mt.table).balance_cents
         total = sum(x.amount_cents for x in fee_lines(round_))
         if waived.error is None:

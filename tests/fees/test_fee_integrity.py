@@ -9,9 +9,8 @@ from django.db.utils import InternalError
 from fees.models import FeeLine, FeeRate
 from fees.selectors import fee_lines
 from fees.services import waivers
-from tests.fees.builders import assessed_round
+from tests.fees.builders import assessed_round, differences
 from tests.money.test_ledger_integrity import tamper  # noqa: F401  (fixture)
-from wagers.verification import differences
 
 pytestmark = pytest.mark.django_db
 

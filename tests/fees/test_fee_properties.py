@@ -1,4 +1,4 @@
-"""Properties of fees over random hands played through the services (RULEBOOK §7).
+"""Properties of fees over random hands played through the services (docs/rules.md §9).
 
 Each example sets up two identical tables with the same schedule (per betting square or
 on total table action) and the same random wagers and decisions, and deals them from two
@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardroom.errors import State
 from fees.selectors import fee_lines
-from tables.models import RoundState
-from tests.fees.builders import ACTION, STANDARD, table_schedule
+from tests.fees.builders import ACTION, STANDARD, differences, table_schedule
 from tests.money.builders import (
     FOLD,
     PLAY_3X,
@@ -33,7 +33,6 @@ from tests.money.builders import (
     rolled_back,
 )
 from wagers.models import Account, AccountKind
-from wagers.verification import differences
 
 pytestmark = pytest.mark.django_db
 SEATS = (2, 3, 4)
@@ -96,7 +95,7 @@ def test_fees_ignore_the_cards_and_the_books_balance(staff, clock, hand):
                 decisions=hand["decisions"],
                 rng=random.Random(seed),
             )
-            assert round_.state == RoundState.SETTLED
+            assert round_.state == State.SETTLED
             lines = list(fee_lines(round_))
             drop = Account.objects.get(kind=AccountKind.DROP, table=mt.table).balance_cents
             assert drop == sum(line.amount_cents for line in lines) > 0

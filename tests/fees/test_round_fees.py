@@ -9,14 +9,20 @@ from django.db import connection
 from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 
-from fees.models import FeeLine, FeeWaiver
+from cardroom.errors import Rule, RuleError, State, StateError
+from fees.models import FeeLine, FeeWaiver, RoundFeeSchedule
 from fees.rules.assessment import Wagered, assess
-from fees.selectors import engine_schedule, fee_lines, round_fees, schedule_in_force
+from fees.selectors import (
+    engine_schedule,
+    fee_lines,
+    round_fees,
+    round_schedule,
+    schedule_in_force,
+)
 from fees.services import schedules, waivers
-from tables.models import RoundState
-from tables.rules.errors import RuleError, StateError
-from tables.services import floor, rounds
-from tests.fees.builders import ACTION, STANDARD, table_schedule
+from rounds import services as rounds
+from tables.services import floor
+from tests.fees.builders import ACTION, STANDARD, differences, table_schedule
 from tests.money.builders import (
     Wager,
     advance,
@@ -29,7 +35,6 @@ from tests.money.builders import (
 from wagers.models import Account, AccountKind, LedgerTransaction, TransactionKind
 from wagers.services import wagering
 from wagers.services.ledger import Leg, drop_account, post
-from wagers.verification import differences
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +62,7 @@ def test_fees_are_posted_from_each_payer_to_the_drop_at_no_more_bets(staff, cloc
     table_schedule(mt.table, by=staff.supervisor)
     clock.step(seconds=1)
     before = mt.chip_balances()
-    round_ = play_round(mt, pd_seat=1, bank=50_000, wagers=WAGERS, until=RoundState.NO_MORE_BETS)
+    round_ = play_round(mt, pd_seat=1, bank=50_000, wagers=WAGERS, until=State.NO_MORE_BETS)
     assert lines_of(round_) == [
         ("player", 2, 0, "ante", 50),
         ("player_dealer", 2, 0, "ante", 25),
@@ -91,11 +96,11 @@ def test_fees_do_not_change_with_the_outcome_and_uncovered_wagers_get_no_rebate(
     mt = fee_table(staff)
     table_schedule(mt.table, by=staff.supervisor)
     clock.step(seconds=1)
-    round_ = play_round(mt, pd_seat=1, bank=100, wagers=WAGERS, until=RoundState.NO_MORE_BETS)
+    round_ = play_round(mt, pd_seat=1, bank=100, wagers=WAGERS, until=State.NO_MORE_BETS)
     assessed = lines_of(round_)
     drop = drop_of(mt)
     # A bank of 100 cannot cover wagers of thousands: some get no action, whatever the cards.
-    round_ = advance(mt, round_, RoundState.SETTLED, rng=random.Random(5))
+    round_ = advance(mt, round_, State.SETTLED, rng=random.Random(5))
     uncovered = round_.settlement_lines.filter(
         Q(returned_uncovered_cents__gt=0) | Q(unpaid_uncovered_cents__gt=0)
     )
@@ -107,7 +112,8 @@ def test_fees_do_not_change_with_the_outcome_and_uncovered_wagers_get_no_rebate(
 def test_no_schedule_no_fees(staff, clock):
     mt = fee_table(staff)
     round_ = play_round(mt, pd_seat=1, bank=50_000, wagers=WAGERS)
-    assert round_.fee_schedule_version is None and round_.fee_schedule is None
+    assert round_schedule(round_) is None
+    assert not RoundFeeSchedule.objects.filter(round=round_).exists()
     assert not FeeLine.objects.filter(round=round_).exists()
     assert list(differences()) == []
 
@@ -127,10 +133,12 @@ def test_each_hand_uses_the_version_in_force_at_its_start(staff, clock):
     )
     assert second.number == 2
     clock.step(seconds=1)
-    hand1 = advance(mt, hand1, RoundState.SETTLED)  # assessed after v2 took effect
+    hand1 = advance(mt, hand1, State.SETTLED)  # assessed after v2 took effect
     hand2 = play_round(mt, pd_seat=2, bank=50_000, wagers=[Wager(3, 1_000)])
-    assert hand1.fee_schedule_version_id == first.pk
-    assert hand2.fee_schedule_version_id == second.pk
+    frozen1, frozen2 = round_schedule(hand1), round_schedule(hand2)
+    assert frozen1.version_id == first.pk and frozen1.schedule["version_id"] == first.pk
+    assert frozen2.version_id == second.pk and frozen2.schedule["version_id"] == second.pk
+    assert (frozen1.schedule["number"], frozen2.schedule["number"]) == (1, 2)
     assert {fl.version_id for fl in fee_lines(hand1)} == {first.pk}
     assert [fl.amount_cents for fl in fee_lines(hand2) if fl.payer_kind == "player"] == [150, 150]
     assert [
@@ -173,12 +181,12 @@ def test_a_limit_class_schedule_applies_unless_the_table_has_its_own(staff, cloc
     clock.step(seconds=1)
     assert schedule_in_force(mt.table, clock.moment) == class_version
     assert schedule_in_force(other.table, clock.moment) == own
-    round_ = play_round(mt, pd_seat=1, bank=50_000, wagers=WAGERS, until=RoundState.NO_MORE_BETS)
+    round_ = play_round(mt, pd_seat=1, bank=50_000, wagers=WAGERS, until=State.NO_MORE_BETS)
     dealer = [fl for fl in fee_lines(round_) if fl.payer_kind == "player_dealer"]
     assert [(fl.square, fl.wager_cents, fl.amount_cents) for fl in dealer] == [
         ("table_action", 14_500, 300)
     ]
-    advance(mt, round_, RoundState.SETTLED)
+    advance(mt, round_, State.SETTLED)
     floor.change_table_options(
         table_id=mt.table.pk, changes={"maximum_cents": 100_000}, by=staff.supervisor
     )
@@ -196,7 +204,8 @@ def test_a_table_schedule_for_other_limits_stops_the_next_hand(staff, clock):
     clock.step(seconds=1)
     with pytest.raises(StateError, match="file a new version") as caught:
         start(mt, 1, 50_000)
-    assert caught.value.state == "fee_schedule_mismatch"
+    assert caught.value.state is State.FEE_SCHEDULE_MISMATCH
+    assert caught.value.rule is Rule.FEE_SCHEDULE_LIMITS
 
 
 def test_a_payer_without_the_chips_for_the_fee_stops_no_more_bets(staff, clock):
@@ -208,27 +217,27 @@ def test_a_payer_without_the_chips_for_the_fee_stops_no_more_bets(staff, clock):
         pd_seat=1,
         bank=50_000,
         wagers=[Wager(2, 1_000), Wager(3, 1_000)],
-        until=RoundState.WAGERING,
+        until=State.WAGERING,
     )
     with pytest.raises(RuleError) as caught:
         rounds.close_wagering(round_id=round_.pk, by=staff.dealer)
     assert "seat 2" in caught.value.message and "owes 100 cents" in caught.value.message
-    assert caught.value.rule.startswith("RULEBOOK §7") and caught.value.field == "fees"
+    assert caught.value.rule is Rule.FEE_COLLECTION and caught.value.field == "fees"
     round_.refresh_from_db()
-    assert round_.state == RoundState.WAGERING
+    assert round_.state == State.WAGERING
     assert not FeeLine.objects.exists() and drop_account(mt.table).balance_cents == 0
     from tests.money.builders import bring_chips
 
     bring_chips(mt.table, mt.seated[2], 100, by=staff.dealer)  # a buy-in, then it goes on
     round_ = rounds.close_wagering(round_id=round_.pk, by=staff.dealer)
-    assert round_.state == RoundState.NO_MORE_BETS and mt.chips(mt.seated[2]) == 0
+    assert round_.state == State.NO_MORE_BETS and mt.chips(mt.seated[2]) == 0
 
 
 def test_a_waiver_before_the_deal_gives_the_fee_back_and_is_refused_after(staff, clock):
     mt = fee_table(staff)
     table_schedule(mt.table, by=staff.supervisor)
     clock.step(seconds=1)
-    round_ = play_round(mt, pd_seat=1, bank=50_000, wagers=WAGERS, until=RoundState.NO_MORE_BETS)
+    round_ = play_round(mt, pd_seat=1, bank=50_000, wagers=WAGERS, until=State.NO_MORE_BETS)
     line = fee_lines(round_).filter(seat=3, square="ante", payer_kind="player").get()
     chips = mt.chips(mt.seated[3])
     drop = drop_of(mt)
@@ -243,12 +252,12 @@ def test_a_waiver_before_the_deal_gives_the_fee_back_and_is_refused_after(staff,
     assert mt.chips(mt.seated[3]) == chips + 100 and drop_of(mt) == drop - 100
     with pytest.raises(StateError, match="already waived"):
         waivers.waive_fee(fee_line_id=line.pk, reason="again", by=staff.supervisor)
-    round_ = advance(mt, round_, RoundState.PREFLOP)
+    round_ = advance(mt, round_, State.PREFLOP)
     other = fee_lines(round_).filter(seat=2, square="ante", payer_kind="player").get()
     with pytest.raises(StateError, match="before the hand is dealt") as caught:
         waivers.waive_fee(fee_line_id=other.pk, reason="too late", by=staff.supervisor)
-    assert caught.value.state == RoundState.PREFLOP
-    advance(mt, round_, RoundState.SETTLED)
+    assert caught.value.state == State.PREFLOP
+    advance(mt, round_, State.SETTLED)
     totals = round_fees(round_)
     assert (totals.assessed, totals.waived, totals.collected) == (675, 100, 575)
     assert FeeWaiver.objects.count() == 1 and list(differences()) == []
@@ -259,10 +268,10 @@ def test_a_voided_hand_returns_its_fees(staff, clock):
     table_schedule(mt.table, by=staff.supervisor)
     clock.step(seconds=1)
     before = mt.chip_balances()
-    round_ = play_round(mt, pd_seat=1, bank=50_000, wagers=WAGERS, until=RoundState.NO_MORE_BETS)
+    round_ = play_round(mt, pd_seat=1, bank=50_000, wagers=WAGERS, until=State.NO_MORE_BETS)
     line = fee_lines(round_).first()
     waivers.waive_fee(fee_line_id=line.pk, reason="comp", by=staff.supervisor)
-    round_ = advance(mt, round_, RoundState.PREFLOP)
+    round_ = advance(mt, round_, State.PREFLOP)
     rounds.void_round(round_id=round_.pk, by=staff.supervisor, reason="misdeal: card exposed")
     round_.refresh_from_db()
     assert mt.chip_balances() == before and drop_of(mt) == 0
@@ -287,7 +296,7 @@ def test_the_engine_recomputes_the_stored_lines(staff, clock):
     mt = fee_table(staff)
     table_schedule(mt.table, by=staff.supervisor, rates=ACTION, basis="total_table_action")
     clock.step(seconds=1)
-    round_ = play_round(mt, pd_seat=1, bank=50_000, wagers=WAGERS, until=RoundState.NO_MORE_BETS)
+    round_ = play_round(mt, pd_seat=1, bank=50_000, wagers=WAGERS, until=State.NO_MORE_BETS)
     bets = [
         Wagered(
             b.hand.seat,
@@ -303,7 +312,7 @@ def test_the_engine_recomputes_the_stored_lines(staff, clock):
         for b in round_.hands.all().first().bets.model.objects.filter(hand__round=round_)
     ]
     expected = assess(
-        engine_schedule(round_.fee_schedule),
+        engine_schedule(round_schedule(round_).schedule),
         bets,
         player_dealer_id=round_.player_dealer_id,
         player_dealer_seat=round_.player_dealer_seat,
@@ -343,9 +352,10 @@ def test_assessment_costs_a_fixed_number_of_queries(staff, clock):
     start_without, close_without = _queries_per_round(staff, clock, with_schedule=False, wagers=few)
     start_few, close_few = _queries_per_round(staff, clock, with_schedule=True, wagers=few)
     start_many, close_many = _queries_per_round(staff, clock, with_schedule=True, wagers=many)
-    # start_round: the version in force with its rates, one query (with or without a schedule).
+    # start_round: the version in force with its rates, one query (with or without a
+    # schedule); with a schedule, one insert more: the frozen schedule (RoundFeeSchedule).
     # close_wagering: one read of the wagers replaces the bank and hands checks; with fees the
     # posting (transactions, entries, balances) and the fee lines: 4, whatever the bettors.
     assert (start_few, close_few) == (start_many, close_many)
     assert close_few - close_without == 4
-    assert start_few == start_without
+    assert start_few == start_without + 1

@@ -7,11 +7,12 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from cardroom.errors import State
 from fees.models import DropBox, DropCount, FeeLine
 from fees.selectors import reconcile
-from tables.models import Round, RoundState
+from tables.models import Round
+from tests.fees.builders import differences
 from wagers.models import Account, AccountKind
-from wagers.verification import differences
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +40,7 @@ def test_simulated_tables_collect_fees_and_a_seed_repeats_them():
     first, second = _fee_lines("FA-"), _fee_lines("FB-")
     assert first and first == second
     assert {x[4] for x in first} & {"table_action"}  # one table charges the dealer on action
-    dealt = Round.objects.filter(state=RoundState.SETTLED, fee_lines__isnull=True)
+    dealt = Round.objects.filter(state=State.SETTLED, fee_lines__isnull=True)
     assert not dealt.exists()  # every settled hand paid fees
     for account in Account.objects.filter(kind=AccountKind.DROP):
         kept = FeeLine.objects.filter(round__table=account.table).exclude(

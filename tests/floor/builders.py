@@ -26,6 +26,8 @@ from typing import Any
 from django.utils import timezone
 
 from cardroom.clock import freeze
+from cardroom.errors import Refused, State, StateError
+from rounds import services as rounds
 from tables import options as table_options
 from tables.models import (
     ButtonOffer,
@@ -36,16 +38,14 @@ from tables.models import (
     OfferRound,
     Player,
     Round,
-    RoundState,
     RoundTransition,
     Seating,
     Table,
     TableOptionChange,
     TPPPRegistration,
 )
-from tables.rules.errors import StateError
 from tables.rules.rotation import BankedHand, Violation, audit_rotation
-from tables.services import button, floor, rounds
+from tables.services import button, floor
 from wagers.models import (
     Account,
     Bet,
@@ -206,16 +206,25 @@ def recorded_offers(offer_round: OfferRound) -> list[ButtonOffer]:
     return list(offer_round.offers.order_by("id"))
 
 
+def offer_or_refusal(table_id: int, *, by) -> ButtonOffer | StateError:
+    """Offer the button: the offer, or the refusal (returned when the offer round is
+    exhausted and recorded, raised for any other state)."""
+    try:
+        offered = button.offer_button(table_id=table_id, by=by)
+    except StateError as refused:
+        return refused
+    return offered.error if isinstance(offered, Refused) else offered
+
+
 def run_offers(table_id: int, answers: str, *, by) -> OfferOutcome:
     """Offer the button and answer from the script (``a`` accept, ``d`` decline), until an
     acceptance, the end of the script, or the offers run out (the exhausted round is kept)."""
     error = None
     offer = None
     for answer in answers:
-        try:
-            offer = button.offer_button(table_id=table_id, by=by)
-        except StateError as refused:
-            error = refused
+        offer = offer_or_refusal(table_id, by=by)
+        if isinstance(offer, StateError):
+            error = offer
             break
         offer = button.answer_offer(
             table_id=table_id, offer_id=offer.pk, accept=answer == "a", by=by
@@ -224,10 +233,10 @@ def run_offers(table_id: int, answers: str, *, by) -> OfferOutcome:
             break
     else:
         if not answers or answers[-1] != "a":
-            try:  # the script ran out: one more offer shows whether anyone is left
-                button.offer_button(table_id=table_id, by=by)
-            except StateError as refused:
-                error = refused
+            # the script ran out: one more offer shows whether anyone is left
+            offered = offer_or_refusal(table_id, by=by)
+            if isinstance(offered, StateError):
+                error = offered
     offer_round = OfferRound.objects.filter(table_id=table_id).order_by("-id").first()
     offers = recorded_offers(offer_round)
     accepted = next((o for o in offers if o.answer == OfferAnswer.ACCEPTED), None)
@@ -238,6 +247,7 @@ def bank(table_id: int, seat: int, *, by) -> ButtonOffer:
     """Offers clockwise, every other seat declining, until ``seat`` is offered: it accepts."""
     for _ in range(7):
         offer = button.offer_button(table_id=table_id, by=by)
+        assert not isinstance(offer, Refused), offer.error
         accepted = offer.seat == seat
         button.answer_offer(table_id=table_id, offer_id=offer.pk, accept=accepted, by=by)
         if accepted:
@@ -256,15 +266,15 @@ PLANS: dict[str, tuple[tuple[str, int], ...]] = {
     "river": (("check", 0), ("check", 0), ("play", 1)),
     "fold": (("check", 0), ("check", 0), ("fold", 0)),
 }
-STREET_INDEX = {RoundState.PREFLOP: 0, RoundState.FLOP: 1, RoundState.RIVER: 2}
+STREET_INDEX = {State.PREFLOP: 0, State.FLOP: 1, State.RIVER: 2}
 FORWARD = [
-    RoundState.WAGERING,
-    RoundState.NO_MORE_BETS,
-    RoundState.PREFLOP,
-    RoundState.FLOP,
-    RoundState.RIVER,
-    RoundState.SHOWDOWN,
-    RoundState.SETTLED,
+    State.WAGERING,
+    State.NO_MORE_BETS,
+    State.PREFLOP,
+    State.FLOP,
+    State.RIVER,
+    State.SHOWDOWN,
+    State.SETTLED,
 ]
 
 
@@ -278,7 +288,7 @@ def wagering_seats(table_id: int, round_: Round) -> list[int]:
 
 
 def decide_street(round_: Round, plans: Mapping[int, str], *, by) -> None:
-    index = STREET_INDEX[RoundState(round_.state)]
+    index = STREET_INDEX[State(round_.state)]
     for seat, plan in sorted(plans.items()):
         steps = PLANS[plan]
         if index < len(steps):
@@ -288,7 +298,7 @@ def decide_street(round_: Round, plans: Mapping[int, str], *, by) -> None:
 
 def advance(
     round_: Round,
-    to_state: RoundState,
+    to_state: State,
     *,
     by,
     plans: Mapping[int, str] | None = None,
@@ -305,25 +315,25 @@ def advance(
     before leaving it. ``on_step`` is called after each transition (e.g. to step the clock).
     """
     target = FORWARD.index(to_state)
-    while FORWARD.index(RoundState(round_.state)) < target:
-        state = RoundState(round_.state)
+    while FORWARD.index(State(round_.state)) < target:
+        state = State(round_.state)
         if plans is None:
             seats = round_.hands.values_list("seat", flat=True)
             plans = {seat: "river" for seat in seats}
-        if state is RoundState.WAGERING:
+        if state is State.WAGERING:
             round_ = rounds.close_wagering(round_id=round_.pk, by=by)
-        elif state is RoundState.NO_MORE_BETS:
+        elif state is State.NO_MORE_BETS:
             round_ = rounds.deal(round_id=round_.pk, by=by, entry=entry, rng=rng)
-        elif state is RoundState.PREFLOP:
+        elif state is State.PREFLOP:
             decide_street(round_, plans, by=by)
             round_ = rounds.reveal_flop(round_id=round_.pk, by=by, cards=flop)
-        elif state is RoundState.FLOP:
+        elif state is State.FLOP:
             decide_street(round_, plans, by=by)
             round_ = rounds.reveal_turn_and_river(round_id=round_.pk, by=by, cards=turn_and_river)
-        elif state is RoundState.RIVER:
+        elif state is State.RIVER:
             decide_street(round_, plans, by=by)
             round_ = rounds.showdown(round_id=round_.pk, by=by)
-        elif state is RoundState.SHOWDOWN:
+        elif state is State.SHOWDOWN:
             round_ = rounds.settle(round_id=round_.pk, by=by)
         if on_step is not None:
             on_step(round_)
@@ -337,6 +347,7 @@ def start_with_hands(
     """Start the round the accepted offer allows, post the player-dealer's bank, and have
     ``seats`` (default: every seat that may wager) place the minimum Ante and Blind."""
     round_ = rounds.start_round(table_id=table_id, by=by)
+    assert not isinstance(round_, Refused), round_.error
     ensure_chips(table_id, round_.player_dealer, BANK, by=by)
     wagering.post_bank(round_id=round_.pk, amount=BANK, by=by)
     joined = list(seats) if seats is not None else wagering_seats(table_id, round_)
@@ -370,7 +381,7 @@ def play_round(
         plans = {seat: "river" for seat in joined}
     return advance(
         round_,
-        RoundState.SETTLED,
+        State.SETTLED,
         by=by,
         plans=plans,
         rng=rng,

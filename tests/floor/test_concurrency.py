@@ -17,18 +17,18 @@ from typing import Any
 import pytest
 from django.db import connections
 
+from cardroom.errors import Rule, RuleError, State, StateError
+from rounds import services as rounds
 from tables.models import (
     ButtonOffer,
     OfferAnswer,
     OfferRound,
     OfferRoundStatus,
     Round,
-    RoundState,
     RoundTransition,
     Seating,
 )
-from tables.rules.errors import RuleError, StateError
-from tables.services import button, floor, rounds
+from tables.services import button, floor
 from tests.floor.builders import bank, make_player, open_floor, start_with_hands
 
 pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]
@@ -84,12 +84,13 @@ def test_no_more_bets_called_twice_at_once(clock, staff):
             partial(rounds.close_wagering, round_id=round_.pk, by=staff.supervisor),
         )
         _, error = one_winner(outcomes, StateError)
-        assert error.state == RoundState.NO_MORE_BETS
+        assert error.state == State.NO_MORE_BETS
+        assert error.rule == Rule.ROUND_SEQUENCE
         round_.refresh_from_db()
-        assert round_.state == RoundState.NO_MORE_BETS
+        assert round_.state == State.NO_MORE_BETS
         assert list(
             RoundTransition.objects.filter(round=round_).values_list("from_state", "to_state")
-        ) == [("", RoundState.WAGERING), (RoundState.WAGERING, RoundState.NO_MORE_BETS)]
+        ) == [("", State.WAGERING), (State.WAGERING, State.NO_MORE_BETS)]
 
 
 @pytest.mark.parametrize(
@@ -112,7 +113,15 @@ def test_one_offer_answered_twice_at_once(answers, clock, staff):
             )
         )
         winner, error = one_winner(outcomes, StateError)
-        assert error.state == winner.answer
+        assert error.rule == Rule.OFFER_ROUND
+        if winner.answer == OfferAnswer.ACCEPTED:  # the acceptance closed the offer round
+            assert error.state == State.OFFER_ROUND_CLOSED
+            assert error.message == (
+                "this offer round is accepted; the offer can no longer be answered"
+            )
+        else:
+            assert error.state == State.OFFER_ANSWERED
+            assert error.message == f"this offer was already {winner.answer}"
         offer.refresh_from_db()
         assert offer.answer == winner.answer
         offer_round = OfferRound.objects.get(pk=offer.offer_round_id)
@@ -132,7 +141,9 @@ def test_two_rounds_started_at_once(clock, staff):
             partial(rounds.start_round, table_id=f.table_id, by=staff.supervisor),
         )
         started, error = one_winner(outcomes, StateError)
-        assert error.state == RoundState.WAGERING
+        assert isinstance(started, Round)
+        assert error.state == State.WAGERING
+        assert error.rule == Rule.ROUND_SEQUENCE
         assert list(Round.objects.filter(table=f.table).values_list("pk", "offer_round_id")) == [
             (started.pk, accepted.offer_round_id)
         ]
@@ -147,7 +158,9 @@ def test_two_offers_at_once(clock, staff):
             partial(button.offer_button, table_id=f.table_id, by=staff.supervisor),
         )
         offer, error = one_winner(outcomes, StateError)
-        assert error.state == "offer_pending"
+        assert isinstance(offer, ButtonOffer)
+        assert error.state == State.OFFER_PENDING
+        assert error.rule == Rule.OFFER_ROUND
         assert OfferRound.objects.filter(table=f.table).count() == 1
         assert list(
             ButtonOffer.objects.filter(offer_round__table=f.table).values_list("pk", "seat")
@@ -168,6 +181,7 @@ def test_two_players_into_one_seat_at_once(clock, staff):
         )
         seating, error = one_winner(outcomes, RuleError)
         assert error.field == "seat"
+        assert error.rule == Rule.SEATS
         assert list(
             Seating.objects.filter(table=f.table, seat=3).values_list("pk", "player_id")
         ) == [(seating.pk, seating.player_id)]
@@ -191,7 +205,10 @@ def test_one_player_seated_at_two_tables_at_once(clock, staff):
             )
         )
         seating, error = one_winner(outcomes, RuleError)
-        assert error.field in ("seat", "player")
+        assert (error.field, error.rule) in (
+            ("seat", Rule.SEATS),
+            ("player", Rule.ONE_SEAT_PER_PLAYER),
+        )
         assert list(
             Seating.objects.filter(player=player, left_at__isnull=True).values_list("pk", flat=True)
         ) == [seating.pk]

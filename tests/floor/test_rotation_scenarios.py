@@ -1,4 +1,4 @@
-"""The player-dealer button through the real services, scenario by scenario (RULEBOOK §6).
+"""The player-dealer button through the real services, scenario by scenario (docs/rules.md §8).
 
 Every scenario drives ``floor``, ``button`` and ``rounds`` and then checks the rows they
 recorded (offers with seat, player, staff, timestamps and reasons; rounds with their
@@ -16,7 +16,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cardroom.api import exception_handler
+from cardroom.api import exception_handler, refused_response
+from cardroom.errors import Refused, Rule, RuleError, State, StateError, describe
+from rounds import services as rounds
 from tables.models import (
     ButtonOffer,
     Game,
@@ -26,15 +28,12 @@ from tables.models import (
     OfferRound,
     OfferRoundStatus,
     Round,
-    RoundState,
     Seating,
     Table,
     TableOptionChange,
 )
-from tables.rules.errors import RuleError, StateError
-from tables.rules.rotation import CONSECUTIVE_RULE, ONE_TPPP_RULE, TPPP_TWICE_RULE, WINDOW_RULE
-from tables.services import button, floor, rounds
-from tables.services.button import NO_ACCEPT_MESSAGE
+from tables.selectors import NO_PLAYER_DEALER_STATUS, button_state
+from tables.services import button, floor
 from tests.floor.builders import (
     advance,
     audit_table,
@@ -58,12 +57,12 @@ A, D, INEL, W = (
     OfferAnswer.WITHDRAWN,
 )
 ACTIVE = [
-    RoundState.WAGERING,
-    RoundState.NO_MORE_BETS,
-    RoundState.PREFLOP,
-    RoundState.FLOP,
-    RoundState.RIVER,
-    RoundState.SHOWDOWN,
+    State.WAGERING,
+    State.NO_MORE_BETS,
+    State.PREFLOP,
+    State.FLOP,
+    State.RIVER,
+    State.SHOWDOWN,
 ]
 
 
@@ -87,7 +86,7 @@ class OfferCase:
     run: int = 1  # the banker's consecutive hands, this one included
     first_offer_seat: int = 1
     options: dict[str, Any] = field(default_factory=dict)
-    reason: str = ""  # the rule an ineligible seat's recorded reason names
+    reason: Rule | None = None  # the rule an ineligible seat's recorded reason names
 
 
 OFFER_CASES = {
@@ -118,7 +117,7 @@ OFFER_CASES = {
         3,
         ((3, D), (1, D), (2, INEL)),
         banker=None,
-        reason=CONSECUTIVE_RULE,
+        reason=Rule.CONSECUTIVE_HANDS,
     ),
     "two_in_a_row_then_another_banks": OfferCase(
         "PPP...", (1, 1), "da", 2, ((2, D), (3, A)), banker=3
@@ -131,7 +130,7 @@ OFFER_CASES = {
         ((2, D), (1, INEL)),
         banker=None,
         options={"max_consecutive_hands": 1},
-        reason=CONSECUTIVE_RULE,
+        reason=Rule.CONSECUTIVE_HANDS,
     ),
     "tppp_after_a_tppp_hand_passed_over": OfferCase(
         "TPP...",
@@ -140,7 +139,7 @@ OFFER_CASES = {
         2,
         ((2, D), (3, D), (1, INEL)),
         banker=None,
-        reason=TPPP_TWICE_RULE,
+        reason=Rule.TPPP_TWICE,
     ),
     "tppp_banks_after_another_player": OfferCase(
         "TPP...", (1, 2), "da", 3, ((3, D), (1, A)), banker=1
@@ -179,7 +178,7 @@ def test_offer_round(case: OfferCase, clock, staff):
         assert offer.offered_at == asked_at
         assert offer.answered_at == asked_at
         if offer.answer == INEL:
-            assert case.reason in offer.reason
+            assert offer.reason.endswith(f" ({case.reason.citation})")
             assert f"seat {offer.seat}" in offer.reason
             assert offer.answered_by is None
         else:
@@ -188,11 +187,15 @@ def test_offer_round(case: OfferCase, clock, staff):
 
     if case.banker is None:
         assert outcome.offer_round.status == OfferRoundStatus.EXHAUSTED
-        assert outcome.offer_round.detail == NO_ACCEPT_MESSAGE
-        assert outcome.error is not None and outcome.error.state == "no_player_dealer"
+        assert outcome.offer_round.detail == NO_PLAYER_DEALER_STATUS
+        assert outcome.error is not None and outcome.error.state == State.NO_PLAYER_DEALER
+        assert outcome.error.rule == Rule.NO_PLAYER_DEALER
+        assert outcome.error.message == NO_PLAYER_DEALER_STATUS
         with pytest.raises(StateError) as refused:
             rounds.start_round(table_id=f.table_id, by=staff.dealer)
-        assert refused.value.message == NO_ACCEPT_MESSAGE
+        assert refused.value.message == NO_PLAYER_DEALER_STATUS
+        assert refused.value.state == State.NO_PLAYER_DEALER
+        assert refused.value.rule == Rule.NO_PLAYER_DEALER
         assert Round.objects.count() == rounds_before
     else:
         assert outcome.offer_round.status == OfferRoundStatus.ACCEPTED
@@ -220,7 +223,9 @@ def test_offers_are_one_at_a_time(clock, staff):
     button.answer_offer(table_id=f.table_id, offer_id=pending.pk, accept=False, by=staff.dealer)
     with pytest.raises(StateError) as again:
         button.answer_offer(table_id=f.table_id, offer_id=pending.pk, accept=True, by=staff.dealer)
-    assert again.value.state == D
+    assert again.value.state == State.OFFER_ANSWERED
+    assert again.value.rule == Rule.OFFER_ROUND
+    assert again.value.message == "this offer was already declined"
     pending.refresh_from_db()
     assert pending.answer == D
 
@@ -235,7 +240,7 @@ def test_offers_wait_for_the_hand_in_play(clock, staff):
     offers = ButtonOffer.objects.count()
     with pytest.raises(StateError) as during:
         button.offer_button(table_id=f.table_id, by=staff.supervisor)
-    assert during.value.state == RoundState.WAGERING
+    assert during.value.state == State.WAGERING
     assert ButtonOffer.objects.count() == offers
     assert OfferRound.objects.filter(status=OfferRoundStatus.OPEN).count() == 0
 
@@ -294,6 +299,7 @@ def test_player_leaves_mid_rotation(case: LeaveCase, clock, staff):
         with pytest.raises(StateError) as refused:
             rounds.start_round(table_id=f.table_id, by=staff.dealer)
         assert refused.value.state == "no_player_dealer"
+        assert refused.value.rule == Rule.OFFER_ROUND
         assert not Round.objects.exists()
     nxt = offer_round.offers.filter(answer=OfferAnswer.PENDING).first()
     nxt = nxt or button.offer_button(table_id=f.table_id, by=staff.supervisor)
@@ -335,10 +341,14 @@ def test_tppp_seating_limit(options, layout, newcomer_tppp, refused, clock, staf
         with pytest.raises(RuleError) as error:
             floor.seat_player(table_id=f.table_id, seat=4, player_id=newcomer.pk, by=staff.dealer)
         assert error.value.field == "player"
-        assert "RULEBOOK §6" in error.value.rule
+        assert error.value.rule == Rule.TPPP_PER_TABLE
         assert floor_snapshot() == before
-        if "T" in layout:
-            assert ONE_TPPP_RULE in error.value.message
+        limit = options.get("max_tppp_per_table", 1)
+        seated = layout.count("T") + 1
+        players = "player" if seated == 1 else "players"
+        assert error.value.message == (
+            f"{seated} TPPP {players} would be seated; this table allows {limit}"
+        )
     else:
         seating = floor.seat_player(
             table_id=f.table_id, seat=4, player_id=newcomer.pk, by=staff.dealer
@@ -356,11 +366,12 @@ def test_tppp_never_joins_a_hand_as_a_player(clock, staff):
     before = floor_snapshot()
     with pytest.raises(RuleError) as refused:
         wagering.place_bet(round_id=round_.pk, seat=1, ante=500, blind=500, by=staff.dealer)
-    assert refused.value.field == "seat" and refused.value.rule == "RULEBOOK §6"
+    assert refused.value.field == "seat" and refused.value.rule == Rule.TPPP_BANKS_ONLY
     assert "TPPP" in refused.value.message
     with pytest.raises(RuleError) as dealer_seat:
         wagering.place_bet(round_id=round_.pk, seat=2, ante=500, blind=500, by=staff.dealer)
     assert dealer_seat.value.field == "seat"
+    assert dealer_seat.value.rule == Rule.PLAYER_DEALER_SEAT
     assert floor_snapshot() == before
     assert not Hand.objects.exists()
     bet = wagering.place_bet(round_id=round_.pk, seat=3, ante=500, blind=500, by=staff.dealer)
@@ -376,7 +387,10 @@ def test_tppp_banks_then_another_player_must(clock, staff):
     assert first.player_dealer_is_tppp and first.tppps_seated == 1
     outcome = run_offers(f.table_id, "dd", by=staff.supervisor)
     assert outcome.answers == [(2, D), (6, D), (1, INEL)]
-    assert TPPP_TWICE_RULE in outcome.offers[-1].reason
+    assert outcome.offers[-1].reason == (
+        "seat 1 is a TPPP and a TPPP banked the last hand: the next hand is banked by another "
+        f"player ({Rule.TPPP_TWICE.citation})"
+    )
     second = bank_and_play(f, 2)
     assert not second.player_dealer_is_tppp
     third = bank_and_play(f, 1)
@@ -387,8 +401,8 @@ def test_tppp_banks_then_another_player_must(clock, staff):
 @pytest.mark.parametrize(
     ("change", "rule"),
     [
-        ({"tppp_may_bank_twice_in_a_row": False}, TPPP_TWICE_RULE),
-        ({"max_consecutive_hands": 1}, CONSECUTIVE_RULE),
+        ({"tppp_may_bank_twice_in_a_row": False}, Rule.TPPP_TWICE),
+        ({"max_consecutive_hands": 1}, Rule.CONSECUTIVE_HANDS),
     ],
     ids=["tppp_twice_turned_off", "limit_lowered_to_one"],
 )
@@ -399,28 +413,36 @@ def test_start_rechecks_the_limits_after_an_acceptance(change, rule, clock, staf
     outcome = run_offers(f.table_id, "da", by=staff.supervisor)
     assert outcome.answers == [(2, D), (1, A)]
     floor.change_table_options(table_id=f.table_id, by=staff.supervisor, changes=change)
-    with pytest.raises(StateError) as refused:
-        rounds.start_round(table_id=f.table_id, by=staff.dealer)
-    assert rule in refused.value.message and refused.value.state == "no_player_dealer"
+    refused = rounds.start_round(table_id=f.table_id, by=staff.dealer)
+    assert isinstance(refused, Refused)
+    error = refused.error
+    assert error.rule == rule and error.state == State.NO_PLAYER_DEALER
+    suffix = "; the acceptance is cancelled: offer the button again"
+    assert error.message.endswith(suffix)
     assert Round.objects.count() == 1
     cancelled = OfferRound.objects.get(pk=outcome.offer_round.pk)  # recorded, not rolled back
     assert cancelled.status == OfferRoundStatus.CANCELLED
-    assert rule in cancelled.detail and cancelled.closed_at == clock.now()
+    assert cancelled.detail == (
+        f"acceptance no longer valid: {error.message.removesuffix(suffix)} ({rule.citation})"
+    )
+    assert cancelled.closed_at == clock.now()
     assert audit_table(f.table_id) == []
 
 
 def test_an_acceptance_the_options_made_invalid_does_not_block_the_table(clock, staff):
     """After the start refuses an acceptance that a stricter policy made invalid, the table
-    can move on: a new offer round begins (RULEBOOK §6: "until one does (a new offer
-    round)")."""
+    can move on: a new offer round begins (docs/rules.md §8.3: "the position must be offered
+    again")."""
     f = open_floor("TP....", staff=staff, tppp_may_bank_twice_in_a_row=True)
     bank_and_play(f, 1)
     run_offers(f.table_id, "da", by=staff.supervisor)  # the TPPP accepts a second hand
     floor.change_table_options(
         table_id=f.table_id, by=staff.supervisor, changes={"tppp_may_bank_twice_in_a_row": False}
     )
-    with pytest.raises(StateError):
-        rounds.start_round(table_id=f.table_id, by=staff.dealer)
+    refused = rounds.start_round(table_id=f.table_id, by=staff.dealer)
+    assert isinstance(refused, Refused)
+    assert refused.error.state == State.NO_PLAYER_DEALER
+    assert refused.error.rule == Rule.TPPP_TWICE
     offer = button.offer_button(table_id=f.table_id, by=staff.supervisor)
     assert offer.seat == 2
 
@@ -430,7 +452,8 @@ def test_a_second_game_cannot_open_while_one_is_open(clock, staff):
     before = floor_snapshot()
     with pytest.raises(StateError) as refused:
         floor.open_game_at(table_id=f.table_id, first_offer_seat=2, by=staff.supervisor)
-    assert refused.value.state == "open"
+    assert refused.value.state == State.GAME_OPEN
+    assert refused.value.rule == Rule.GAME
     assert floor_snapshot() == before
 
 
@@ -568,27 +591,32 @@ def test_forty_minute_rule(case: WindowCase, clock, staff):
         assert audit_table(f.table_id) == []
         return
 
-    with pytest.raises(StateError) as refused:
-        rounds.start_round(table_id=f.table_id, by=staff.dealer)
-    error = refused.value
-    assert error.state == "game_ended"
+    refused = rounds.start_round(table_id=f.table_id, by=staff.dealer)
+    assert isinstance(refused, Refused)
+    error = refused.error
+    assert error.state == State.GAME_ENDED
     assert error.message.startswith("the game has ended: ")
-    assert WINDOW_RULE in error.message
-    assert "40-minute rule" in error.rule
-    status, body = api_answer(error)
-    assert status == 409
-    assert body == {"detail": error.message, "state": "game_ended", "rule": error.rule}
+    assert error.rule == Rule.WINDOW
+    response = refused_response(refused)
+    assert response.status_code == 409
+    assert response.data == {
+        "code": "game_ended",
+        "rule": "rotation.window",
+        "section": "8.12",
+        "field": None,
+        "message": error.message,
+    }
     assert Round.objects.count() == len(case.bankers)  # the hand did not start
     game = Game.objects.get(pk=f.game.pk)
     assert game.ended_at == moment and game.ended_by == staff.dealer
     assert game.end_reason == GameEndReason.ROTATION_WINDOW
-    assert WINDOW_RULE in game.end_detail
-    assert error.message == f"the game has ended: {game.end_detail}"
+    assert game.end_detail.endswith(f" ({Rule.WINDOW.citation})")
+    assert describe(error) == f"the game has ended: {game.end_detail}"
     accepted.refresh_from_db()
     assert accepted.status == OfferRoundStatus.CANCELLED and accepted.closed_at == moment
     with pytest.raises(StateError) as closed:
         button.offer_button(table_id=f.table_id, by=staff.supervisor)
-    assert closed.value.state == "closed"
+    assert closed.value.state == State.NO_GAME
     assert audit_table(f.table_id) == []
 
     # A floor supervisor opens a new game later: its clock starts afresh.
@@ -620,15 +648,17 @@ def test_blocked_until_a_new_offer_round(layout, prior, answers, clock, staff):
         bank_and_play(f, seat)
     outcome = run_offers(f.table_id, answers, by=staff.supervisor)
     assert outcome.offer_round.status == OfferRoundStatus.EXHAUSTED
-    assert outcome.error.message == NO_ACCEPT_MESSAGE and outcome.error.rule is not None
+    assert outcome.error.message == NO_PLAYER_DEALER_STATUS
+    assert outcome.error.rule == Rule.NO_PLAYER_DEALER
     rounds_before = Round.objects.count()
     with pytest.raises(StateError) as refused:
         rounds.start_round(table_id=f.table_id, by=staff.dealer)
     status, body = api_answer(refused.value)
     assert status == 409
-    assert body["state"] == "no_player_dealer"
-    assert body["detail"].startswith("no eligible seated player accepted")
-    assert "RULEBOOK §6" in body["detail"] and body["rule"] == "RULEBOOK §6"
+    assert body["code"] == "no_player_dealer"
+    assert body["message"] == NO_PLAYER_DEALER_STATUS
+    assert body["message"].startswith("no eligible seated player accepted")
+    assert body["rule"] == "rotation.no_player_dealer" and body["section"] == "8.5"
     assert Round.objects.count() == rounds_before
 
     if prior:  # someone new sits down and takes it
@@ -666,11 +696,15 @@ def test_keep_the_button_for_a_second_hand_only(clock, staff):
     offer_rounds = OfferRound.objects.count()
     with pytest.raises(StateError) as refused:
         button.keep_button(table_id=f.table_id, by=staff.supervisor)
-    assert refused.value.state == "offers_required"
+    assert refused.value.state == State.OFFERS_REQUIRED
+    assert refused.value.rule == Rule.KEEP
     assert OfferRound.objects.count() == offer_rounds
     outcome = run_offers(f.table_id, "dd", by=staff.supervisor)
     assert outcome.answers == [(2, D), (3, D), (1, INEL)]
-    assert CONSECUTIVE_RULE in outcome.offers[-1].reason
+    assert outcome.offers[-1].reason == (
+        "seat 1 has banked 2 consecutive hands, the most this table allows "
+        f"({Rule.CONSECUTIVE_HANDS.citation})"
+    )
     assert audit_table(f.table_id) == []
 
 
@@ -696,7 +730,26 @@ KEEP_REFUSALS = {
         "played,offered",
         "offers_required",
     ),
+    # Once an offer round for the next hand has begun, keeping is refused even after it ended
+    # without a player-dealer, or was cancelled (docs/rules.md §8.4).
+    "after_an_exhausted_offer_round": (
+        {"offer_every_hand": False},
+        "PPP...",
+        "played,exhausted",
+        "offers_required",
+    ),
+    "after_a_cancelled_offer_round": (
+        {"offer_every_hand": False},
+        "PPP...",
+        "played,accepted_then_left",
+        "offers_required",
+    ),
     "during_a_round": ({"offer_every_hand": False}, "PPP...", "played,started", "wagering"),
+}
+KEEP_REFUSAL_RULES = {
+    "offer_every_hand": Rule.OFFER_EVERY_HAND,
+    "offers_required": Rule.KEEP,
+    "wagering": Rule.ROUND_SEQUENCE,
 }
 
 
@@ -712,6 +765,15 @@ def test_keep_the_button_refused(options, layout, setup, state, clock, staff):
         floor.unseat_player(table_id=f.table_id, seat=1, by=staff.supervisor)
     if "offered" in steps:
         button.offer_button(table_id=f.table_id, by=staff.supervisor)
+    if "exhausted" in steps:
+        outcome = run_offers(f.table_id, "ddd", by=staff.supervisor)
+        assert outcome.answers == [(2, D), (3, D), (1, D)]
+        assert outcome.offer_round.status == OfferRoundStatus.EXHAUSTED
+    if "accepted_then_left" in steps:
+        accepted = bank(f.table_id, 2, by=staff.supervisor)
+        floor.unseat_player(table_id=f.table_id, seat=2, by=staff.supervisor)
+        accepted.offer_round.refresh_from_db()
+        assert accepted.offer_round.status == OfferRoundStatus.CANCELLED
     if "started" in steps:
         bank(f.table_id, 2, by=staff.supervisor)
         rounds.start_round(table_id=f.table_id, by=staff.dealer)
@@ -719,7 +781,56 @@ def test_keep_the_button_refused(options, layout, setup, state, clock, staff):
     with pytest.raises(StateError) as refused:
         button.keep_button(table_id=f.table_id, by=staff.supervisor)
     assert refused.value.state == state
+    assert refused.value.rule == KEEP_REFUSAL_RULES[state]
     assert floor_snapshot() == before
+    # The table's floor does not offer keeping either.
+    shown = button_state(Table.objects.get(pk=f.table_id))
+    assert shown.keeper is None and not shown.may_keep
+    assert "may keep it" not in shown.status
+
+
+def test_keeping_ends_once_an_offer_round_has_begun(clock, staff):
+    """Before any offer round for the next hand, the last player-dealer may keep the button;
+    once one has begun, even one every seat declined, keeping is refused and the position is
+    taken only by accepting an offer (docs/rules.md §8.4, §8.5)."""
+    f = open_floor("PPP...", staff=staff, offer_every_hand=False)
+    first = bank_and_play(f, 1)
+    table = Table.objects.get(pk=f.table_id)
+    assert button_state(table).keeper_seat == 1
+    assert button_state(table).status == (
+        "offer the button: offers start at seat 2 and go clockwise, "
+        "or seat 1 may keep it for a second consecutive hand"
+    )
+
+    outcome = run_offers(f.table_id, "ddd", by=staff.supervisor)
+    assert outcome.answers == [(2, D), (3, D), (1, D)]
+    assert outcome.offer_round.status == OfferRoundStatus.EXHAUSTED
+    shown = button_state(table)
+    assert shown.state == State.NO_PLAYER_DEALER and shown.status == NO_PLAYER_DEALER_STATUS
+    assert shown.keeper is None
+    before = floor_snapshot()
+    with pytest.raises(StateError) as refused:
+        button.keep_button(table_id=f.table_id, by=staff.supervisor)
+    assert refused.value.state == State.OFFERS_REQUIRED
+    assert refused.value.rule == Rule.KEEP
+    status, body = api_answer(refused.value)
+    assert status == 409
+    assert (body["code"], body["rule"], body["section"]) == (
+        "offers_required",
+        "rotation.keep",
+        "8.4",
+    )
+    assert floor_snapshot() == before
+
+    # A new offer round: seat 1, asked last, accepts and banks its second hand.
+    clock.advance(minutes=1)
+    second_round = run_offers(f.table_id, "dda", by=staff.supervisor)
+    assert second_round.answers == [(2, D), (3, D), (1, A)]
+    assert not second_round.offer_round.kept_without_offers
+    second = play_round(f.table_id, by=staff.dealer)
+    assert second.offer_round_id == second_round.offer_round.pk
+    assert (second.player_dealer_id, second.consecutive_count) == (first.player_dealer_id, 2)
+    assert audit_table(f.table_id) == []
 
 
 # --- The options sheet changes only between rounds, every change logged -------------------------
@@ -737,7 +848,8 @@ def test_options_refused_during_a_round(state, clock, staff):
             table_id=f.table_id, by=staff.supervisor, changes={"minimum_cents": 1000}
         )
     assert refused.value.state == state
-    assert "between rounds" in refused.value.message
+    assert refused.value.rule == Rule.ROUND_SEQUENCE
+    assert refused.value.message.endswith("; options change between hands")
     assert floor_snapshot() == before
     assert not TableOptionChange.objects.exists()
 
@@ -853,8 +965,10 @@ def test_cannot_leave_during_the_hand(who, state, clock, staff):
         floor.unseat_player(table_id=f.table_id, seat=seat, by=staff.dealer)
     assert refused.value.state == state
     if who == "player_dealer":
-        assert refused.value.rule == "RULEBOOK §6"
+        assert refused.value.rule == Rule.STAYS_SEATED
         assert "player-dealer stays" in refused.value.message
+    else:
+        assert refused.value.rule == Rule.ROUND_SEQUENCE
     assert floor_snapshot() == before
     # A seated player sitting this hand out may leave.
     seating = floor.unseat_player(table_id=f.table_id, seat=4, by=staff.dealer)
@@ -864,7 +978,7 @@ def test_cannot_leave_during_the_hand(who, state, clock, staff):
 def test_leave_after_the_hand(clock, staff):
     f = open_floor("PPP...", staff=staff)
     played = bank_and_play(f, 1)
-    assert played.state == RoundState.SETTLED
+    assert played.state == State.SETTLED
     for seat in (1, 2):
         floor.unseat_player(table_id=f.table_id, seat=seat, by=staff.dealer)
     assert list(
@@ -884,8 +998,9 @@ def test_closing_a_game_settles_its_pending_offer(clock, staff):
     assert offer_round.status == OfferRoundStatus.CANCELLED
     pending.refresh_from_db()
     assert pending.answer == W and pending.answered_at == clock.now()
-    with pytest.raises(StateError):
+    with pytest.raises(StateError) as refused:
         button.answer_offer(table_id=f.table_id, offer_id=pending.pk, accept=True, by=staff.dealer)
+    assert refused.value.state == State.OFFER_ROUND_CLOSED
     offer_round.refresh_from_db()
     assert offer_round.status == OfferRoundStatus.CANCELLED
 

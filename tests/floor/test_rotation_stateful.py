@@ -3,12 +3,14 @@
 A ``RuleBasedStateMachine`` seats and unseats players (TPPPs among them, one with an expired
 badge), offers the button, answers, keeps it, starts rounds (bank posted, seats wagering
 the minimum) and moves them on a step at a time or plays them out, voids, reopens games
-after the 40-minute rule, and moves the frozen clock on. A RuleError or StateError is a
-legal answer: the step then must have changed nothing, except the three refusals that are
+after the 40-minute rule, and moves the frozen clock on. A raised RuleError or StateError
+is a legal answer: the step then must have changed nothing. The three refusals that are
 recorded on purpose (an exhausted offer round, a game ended by the 40-minute rule, an
-acceptance the rules no longer allow cancelled at the start), which must have recorded
-exactly that. After every step the invariants check the whole record, including
-``audit_rotation`` over the rounds with each round's frozen options.
+acceptance the rules no longer allow cancelled at the start) are returned as ``Refused``
+instead, and must have recorded exactly that. Keeping the button is refused once an offer
+round for the next hand has begun (docs/rules.md §8.4). After every step the invariants
+check the whole record, including ``audit_rotation`` over the rounds with each round's
+frozen options.
 
 ``FloorMachineSupervising`` adds a floor supervisor who also closes games and changes the
 rotation options between rounds (tightening them at once, to invalidate a standing
@@ -38,9 +40,18 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from cardroom.roles import Role
-from tables.models import (
+from cardroom.errors import (
     ACTIVE_ROUND_STATES,
+    Refused,
+    Rule,
+    RuleError,
+    State,
+    StateError,
+    describe,
+)
+from cardroom.roles import Role
+from rounds import services as rounds
+from tables.models import (
     ButtonOffer,
     Game,
     GameEndReason,
@@ -49,15 +60,14 @@ from tables.models import (
     OfferRound,
     OfferRoundStatus,
     Round,
-    RoundState,
     RoundTransition,
     Seating,
+    Table,
     TPPPRegistration,
 )
-from tables.rules.errors import RuleError, StateError
 from tables.rules.rotation import consecutive_hands
-from tables.services import button, floor, rounds
-from tables.services.button import NO_ACCEPT_MESSAGE
+from tables.selectors import NO_PLAYER_DEALER_STATUS
+from tables.services import button, floor
 from tests.factories import UserFactory
 from tests.floor.builders import (
     ANTE,
@@ -120,6 +130,7 @@ class FloorMachine(RuleBasedStateMachine):
         self.pool += [make_player(tppp=True, badge_expires_on=badge) for _ in range(TPPPS)]
         self.pool.append(make_player(tppp=True, badge_expires_on=START.date() - timedelta(days=1)))
         self.table = None
+        self.refusal: RuleError | StateError | None = None  # the last step's refusal
         self.plans: dict[int, dict[int, str]] = {}
         self.outcomes: Counter[str] = Counter()
 
@@ -141,32 +152,46 @@ class FloorMachine(RuleBasedStateMachine):
         return Round.objects.filter(table=self.table, state__in=ACTIVE_ROUND_STATES).first()
 
     def attempt(self, label: str, call):
-        """Call a service: its answer, or None when it refused (then nothing may have changed,
-        except the refusals that are recorded on purpose)."""
+        """Call a service: its answer, or None when it refused (kept in ``self.refusal``).
+
+        A raised refusal must have changed nothing; a returned one (``Refused``) must be one
+        of the refusals recorded on purpose, and must have recorded exactly that."""
         before = floor_snapshot()
+        self.refusal = None
         try:
             result = call()
         except (RuleError, StateError) as error:
-            state = getattr(error, "state", None)
-            if (
-                isinstance(error, StateError)
-                and error.message == NO_ACCEPT_MESSAGE
-                and (label == "offer")
-            ):
+            assert floor_snapshot() == before, f"{label} refused ({error}) yet changed rows"
+            return self.refused(label, error)
+        if isinstance(result, Refused):
+            error = result.error
+            if label == "offer":
+                assert error.state == State.NO_PLAYER_DEALER
+                assert error.rule == Rule.NO_PLAYER_DEALER
+                assert error.message == NO_PLAYER_DEALER_STATUS
                 self.check_exhausted(before)
-            elif isinstance(error, StateError) and state == "game_ended":
-                assert label == "start"
+            elif label == "start" and error.state == State.GAME_ENDED:
                 self.check_game_ended(before, error)
-            elif isinstance(error, StateError) and "acceptance is cancelled" in error.message:
-                assert label == "start"
+            elif label == "start" and "acceptance is cancelled" in error.message:
+                assert error.state == State.NO_PLAYER_DEALER
+                assert error.rule in (
+                    Rule.CONSECUTIVE_HANDS,
+                    Rule.TPPP_TWICE,
+                    Rule.TPPP_PER_TABLE,
+                )
                 self.check_acceptance_cancelled(before)
             else:
-                assert floor_snapshot() == before, f"{label} refused ({error}) yet changed rows"
-            self.outcomes[f"{label} refused"] += 1
-            self.outcomes[f"{label} refused: {state or getattr(error, 'field', '')}"] += 1
-            return None
+                raise AssertionError(f"{label} answered an unexpected recorded refusal: {error}")
+            return self.refused(label, error)
         self.outcomes[f"{label} done"] += 1
         return result
+
+    def refused(self, label: str, error: RuleError | StateError) -> None:
+        self.refusal = error
+        state = getattr(error, "state", None)
+        self.outcomes[f"{label} refused"] += 1
+        self.outcomes[f"{label} refused: {state or getattr(error, 'field', '')}"] += 1
+        return None
 
     def check_exhausted(self, before) -> None:
         after = floor_snapshot()
@@ -175,7 +200,9 @@ class FloorMachine(RuleBasedStateMachine):
                 assert after[key] == before[key], key
         exhausted = OfferRound.objects.filter(table=self.table).order_by("-id").first()
         assert exhausted.status == OfferRoundStatus.EXHAUSTED
-        assert exhausted.detail == NO_ACCEPT_MESSAGE and exhausted.closed_at == self.clock.now()
+        assert (
+            exhausted.detail == NO_PLAYER_DEALER_STATUS and exhausted.closed_at == self.clock.now()
+        )
         old = {pk for pk, _ in before["offers"]}
         new = ButtonOffer.objects.exclude(pk__in=old)
         assert all(o.answer == OfferAnswer.INELIGIBLE and o.reason for o in new)
@@ -188,7 +215,8 @@ class FloorMachine(RuleBasedStateMachine):
         game = Game.objects.filter(table=self.table).order_by("-id").first()
         assert game.ended_at == self.clock.now()
         assert game.end_reason == GameEndReason.ROTATION_WINDOW
-        assert error.message == f"the game has ended: {game.end_detail}"
+        assert error.rule == Rule.WINDOW
+        assert describe(error) == f"the game has ended: {game.end_detail}"
 
     def check_acceptance_cancelled(self, before) -> None:
         """The start refused an acceptance the rules no longer allow, and cancelled it."""
@@ -201,6 +229,34 @@ class FloorMachine(RuleBasedStateMachine):
         cancelled = OfferRound.objects.get(pk=changed[0][0])
         assert cancelled.status == OfferRoundStatus.CANCELLED
         assert cancelled.detail.startswith("acceptance no longer valid: ")
+
+    def keep(self) -> None:
+        """Keep the button (docs/rules.md §8.4): only with "offer every hand" off, only the
+        game's last player-dealer, and never once an offer round for the next hand has begun
+        (open, accepted, exhausted or cancelled): then it is refused, naming the rule."""
+        game = Game.objects.filter(table=self.table, ended_at__isnull=True).first()
+        between_hands = game is not None and self.active_round() is None
+        last = Round.objects.filter(game=game).order_by("-number").first() if game else None
+        offer_every_hand = Table.objects.get(pk=self.table_id).offer_every_hand
+        begun = game is not None and (
+            OfferRound.objects.filter(game=game, round__isnull=True)
+            .filter(pk__gt=last.offer_round_id if last else 0)
+            .exists()
+        )
+        kept = self.attempt(
+            "keep", lambda: button.keep_button(table_id=self.table_id, by=self.supervisor)
+        )
+        if kept is not None:
+            assert between_hands and not offer_every_hand and not begun
+            assert (kept.seat, kept.player_id) == (last.player_dealer_seat, last.player_dealer_id)
+            return
+        if between_hands and offer_every_hand:
+            assert self.refusal.state == State.OFFER_EVERY_HAND
+            assert self.refusal.rule == Rule.OFFER_EVERY_HAND
+        elif between_hands and begun:
+            assert self.refusal.state == State.OFFERS_REQUIRED, self.refusal
+            assert self.refusal.rule == Rule.KEEP
+            self.outcomes["keep refused: an offer round has begun"] += 1
 
     def join_and_plan(self, round_: Round, data) -> list[int]:
         """The player-dealer posts the bank; some seats place the minimum Ante and Blind."""
@@ -301,9 +357,7 @@ class FloorMachine(RuleBasedStateMachine):
                     return
             return
         if action == "keep":
-            self.attempt(
-                "keep", lambda: button.keep_button(table_id=self.table_id, by=self.supervisor)
-            )
+            self.keep()
             return
         offers = ButtonOffer.objects.filter(offer_round__table=self.table).order_by("id")
         target = offers.filter(answer=OfferAnswer.PENDING).last()
@@ -329,7 +383,7 @@ class FloorMachine(RuleBasedStateMachine):
 
     @rule(
         data=st.data(),
-        stop=st.sampled_from([RoundState.SETTLED] * 8 + ACTIVE_ROUND_STATES + ["void"]),
+        stop=st.sampled_from([State.SETTLED] * 8 + list(ACTIVE_ROUND_STATES) + ["void"]),
         seed=st.integers(0, 2**32 - 1),
     )
     def hand(self, data, stop, seed) -> None:
@@ -355,7 +409,7 @@ class FloorMachine(RuleBasedStateMachine):
             )
             rounds.void_round(round_id=round_.pk, by=self.dealer, reason="no one wagered")
             return
-        if FORWARD.index(RoundState(stop)) > FORWARD.index(RoundState(round_.state)):
+        if FORWARD.index(State(stop)) > FORWARD.index(State(round_.state)):
             round_ = advance(
                 round_, stop, by=self.dealer, plans=self.plans[round_.pk], rng=random.Random(seed)
             )
@@ -463,7 +517,7 @@ class FloorMachine(RuleBasedStateMachine):
                 .values_list("at", "to_state")
             )
             assert [at for at, _ in moments] == sorted(at for at, _ in moments)
-            assert moments[0] == (round_.started_at, RoundState.WAGERING)
+            assert moments[0] == (round_.started_at, State.WAGERING)
             assert moments[-1][1] == round_.state
             if round_.ended_at is not None:
                 assert round_.ended_at == moments[-1][0]
@@ -477,7 +531,7 @@ class FloorMachine(RuleBasedStateMachine):
             assert hand.player_id != hand.round.player_dealer_id
             assert hand.seat != hand.round.player_dealer_seat
             assert hand.player_id not in tppps
-            if hand.round.state == RoundState.SETTLED:
+            if hand.round.state == State.SETTLED:
                 assert hand.result and hand.category
 
     @invariant()
@@ -493,16 +547,22 @@ class FloorMachine(RuleBasedStateMachine):
         savepoint = transaction.savepoint()
         try:
             try:
-                rounds.start_round(table_id=self.table_id, by=self.dealer)
-                return
+                started = rounds.start_round(table_id=self.table_id, by=self.dealer)
             except StateError as error:
                 refused = error
+            else:
+                if not isinstance(started, Refused):
+                    return
+                refused = started.error
             try:
-                button.offer_button(table_id=self.table_id, by=self.supervisor)
+                offered = button.offer_button(table_id=self.table_id, by=self.supervisor)
             except StateError as error:
-                moving_on = ["offer_pending", "no_player_dealer"]
-                if refused.state == "game_ended":  # the 40-minute rule: a new game is next
-                    moving_on.append("closed")
+                offered = Refused(error)
+            if isinstance(offered, Refused):
+                error = offered.error
+                moving_on = [State.OFFER_PENDING, State.NO_PLAYER_DEALER]
+                if refused.state == State.GAME_ENDED:  # the 40-minute rule: a new game is next
+                    moving_on.append(State.NO_GAME)
                 assert error.state in moving_on, (
                     f"the table is stuck: the start refused ({refused}) and so did the offer "
                     f"({error})"

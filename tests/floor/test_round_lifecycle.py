@@ -1,4 +1,4 @@
-"""The round state machine at the service level (RULEBOOK §2-§4).
+"""The round state machine at the service level (docs/rules.md §2, §4, §5).
 
 Every transition out of a state that does not allow it is refused with a StateError naming
 the state, and leaves every row as it was; a complete round records one transition per
@@ -14,12 +14,12 @@ from collections.abc import Callable
 
 import pytest
 
-from tables.models import DealMode, Hand, HandDecision, Round, RoundState, RoundTransition
+from cardroom.errors import Rule, RuleError, State, StateError
+from rounds import services as rounds
+from tables.models import DealMode, Hand, HandDecision, Round, RoundTransition
 from tables.rules.cards import format_cards, parse_card
 from tables.rules.deck import deal, shuffled_deck
-from tables.rules.errors import RuleError, StateError
 from tables.rules.hands import evaluate
-from tables.services import rounds
 from tests.floor.builders import (
     FORWARD,
     advance,
@@ -37,12 +37,12 @@ from wagers.services import wagering
 
 pytestmark = pytest.mark.django_db
 
-S = RoundState
+S = State
 ACTIVE = [S.WAGERING, S.NO_MORE_BETS, S.PREFLOP, S.FLOP, S.RIVER, S.SHOWDOWN]
 ALL_STATES = [*ACTIVE, S.SETTLED, S.VOIDED]
 
 
-def reach(state: RoundState, staff, *, layout: str = "PPPP..", seats=(2, 3)) -> Round:
+def reach(state: State, staff, *, layout: str = "PPPP..", seats=(2, 3)) -> Round:
     """A round at a new table (seat 1 banks, ``seats`` play, seat 4 sits out) in ``state``."""
     f = open_floor(layout, staff=staff)
     bank(f.table_id, 1, by=staff.supervisor)
@@ -56,7 +56,7 @@ def reach(state: RoundState, staff, *, layout: str = "PPPP..", seats=(2, 3)) -> 
 # --- Every illegal transition is refused and changes nothing -----------------------------------
 
 Transition = Callable[[Round, object], object]
-TRANSITIONS: dict[str, tuple[Transition, set[RoundState]]] = {
+TRANSITIONS: dict[str, tuple[Transition, set[State]]] = {
     "place_bet": (  # how a seat joins the hand: seat 4 sits out until now
         lambda r, by: wagering.place_bet(round_id=r.pk, seat=4, ante=500, blind=500, by=by),
         {S.WAGERING},
@@ -106,6 +106,7 @@ def test_illegal_transition_refused(state, transition, clock, staff):
     with pytest.raises(StateError) as refused:
         call(round_, staff.dealer)
     assert refused.value.state == state
+    assert refused.value.rule == Rule.ROUND_SEQUENCE
     assert S(state).label.lower() in refused.value.message
     assert round_snapshot(round_.pk) == before_round
     assert floor_snapshot() == before_floor
@@ -167,6 +168,8 @@ def test_no_more_bets_needs_a_hand(clock, staff):
     with pytest.raises(StateError) as refused:
         rounds.close_wagering(round_id=round_.pk, by=staff.dealer)
     assert refused.value.state == S.WAGERING
+    assert refused.value.rule == Rule.ROUND_SEQUENCE
+    assert refused.value.message == "no seat has wagered in this round"
     assert round_snapshot(round_.pk) == before
 
 
@@ -199,6 +202,7 @@ def test_decisions_are_validated(state, seat, action, multiple, field_name, cloc
             round_id=round_.pk, seat=seat, action=action, multiple=multiple, by=staff.dealer
         )
     assert refused.value.field == field_name
+    assert refused.value.rule == Rule.DECISIONS
     assert round_snapshot(round_.pk) == before
 
 
@@ -212,6 +216,7 @@ def test_a_decision_is_made_once_and_streets_wait_for_everyone(clock, staff):
     with pytest.raises(StateError) as waiting:
         rounds.reveal_flop(round_id=round_.pk, by=staff.dealer)
     assert "seat(s) 3" in waiting.value.message and waiting.value.state == S.PREFLOP
+    assert waiting.value.rule == Rule.ROUND_SEQUENCE
     assert round_snapshot(round_.pk) == before
     assert HandDecision.objects.count() == 1
 
@@ -231,33 +236,47 @@ def entry(hands=None, dealer=None, **extra):
 
 
 DEAL_ENTRIES = {
-    "malformed_card": (entry({"2": ["Kh", "Zz"], "3": HOLES["3"]}), "hands.2[1]"),
-    "lowercase_rank": (entry({"2": ["kh", "Kd"], "3": HOLES["3"]}), "hands.2[0]"),
-    "one_card": (entry({"2": ["Kh"], "3": HOLES["3"]}), "hands.2"),
-    "three_cards": (entry({"2": ["Kh", "Kd", "Kc"], "3": HOLES["3"]}), "hands.2"),
-    "cards_as_a_string": (entry({"2": "KhKd", "3": HOLES["3"]}), "hands.2"),
-    "same_card_twice_in_a_hand": (entry({"2": ["Kh", "Kh"], "3": HOLES["3"]}), "hands.2[1]"),
-    "same_card_in_two_hands": (entry({"2": ["Kh", "Kd"], "3": ["Kh", "8d"]}), "hands"),
-    "same_card_as_the_player_dealer": (entry(dealer=["As", "Kh"]), "hands"),
-    "a_seat_missing": (entry({"2": HOLES["2"]}), "hands"),
-    "a_seat_not_in_the_hand": (entry({**HOLES, "4": ["2d", "3d"]}), "hands"),
-    "hands_not_a_mapping": (entry([["Kh", "Kd"], ["8h", "8d"]]), "hands"),
-    "seat_not_a_number": (entry({"two": HOLES["2"], "3": HOLES["3"]}), "hands"),
-    "player_dealer_malformed": (entry(dealer=["As", "A"]), "player_dealer[1]"),
-    "player_dealer_one_card": (entry(dealer=["As"]), "player_dealer"),
-    "player_dealer_missing": ({"hands": HOLES}, "player_dealer"),
-    "nothing_entered": (None, None),
+    "malformed_card": (entry({"2": ["Kh", "Zz"], "3": HOLES["3"]}), "hands.2[1]", Rule.CARD),
+    "lowercase_rank": (entry({"2": ["kh", "Kd"], "3": HOLES["3"]}), "hands.2[0]", Rule.CARD),
+    "one_card": (entry({"2": ["Kh"], "3": HOLES["3"]}), "hands.2", Rule.CARD),
+    "three_cards": (entry({"2": ["Kh", "Kd", "Kc"], "3": HOLES["3"]}), "hands.2", Rule.CARD),
+    "cards_as_a_string": (entry({"2": "KhKd", "3": HOLES["3"]}), "hands.2", Rule.CARD),
+    "same_card_twice_in_a_hand": (
+        entry({"2": ["Kh", "Kh"], "3": HOLES["3"]}),
+        "hands.2[1]",
+        Rule.CARD_ONCE,
+    ),
+    "same_card_in_two_hands": (
+        entry({"2": ["Kh", "Kd"], "3": ["Kh", "8d"]}),
+        "hands",
+        Rule.CARD_ONCE,
+    ),
+    "same_card_as_the_player_dealer": (entry(dealer=["As", "Kh"]), "hands", Rule.CARD_ONCE),
+    "a_seat_missing": (entry({"2": HOLES["2"]}), "hands", Rule.CARD_ENTRY),
+    "a_seat_not_in_the_hand": (entry({**HOLES, "4": ["2d", "3d"]}), "hands", Rule.CARD_ENTRY),
+    "hands_not_a_mapping": (entry([["Kh", "Kd"], ["8h", "8d"]]), "hands", Rule.CARD_ENTRY),
+    "seat_not_a_number": (
+        entry({"two": HOLES["2"], "3": HOLES["3"]}),
+        "hands",
+        Rule.CARD_ENTRY,
+    ),
+    "player_dealer_malformed": (entry(dealer=["As", "A"]), "player_dealer[1]", Rule.CARD),
+    "player_dealer_one_card": (entry(dealer=["As"]), "player_dealer", Rule.CARD),
+    "player_dealer_missing": ({"hands": HOLES}, "player_dealer", Rule.CARD),
+    "nothing_entered": (None, None, Rule.CARD_ENTRY),
 }
 
 
-@pytest.mark.parametrize(("bad", "field_name"), DEAL_ENTRIES.values(), ids=DEAL_ENTRIES.keys())
-def test_card_entry_deal_is_validated(bad, field_name, clock, staff):
+@pytest.mark.parametrize(
+    ("bad", "field_name", "rule"), DEAL_ENTRIES.values(), ids=DEAL_ENTRIES.keys()
+)
+def test_card_entry_deal_is_validated(bad, field_name, rule, clock, staff):
     round_ = reach_card_entry(S.NO_MORE_BETS, staff)
     before = round_snapshot(round_.pk)
     with pytest.raises(RuleError) as refused:
         rounds.deal(round_id=round_.pk, by=staff.dealer, entry=bad)
     assert refused.value.field == field_name
-    assert refused.value.rule
+    assert refused.value.rule == rule
     assert round_snapshot(round_.pk) == before
 
 
@@ -289,7 +308,7 @@ def test_card_entry_reveals_are_validated(state, cards, field_name, clock, staff
     assert round_snapshot(round_.pk) == before
 
 
-def reach_card_entry(state: RoundState, staff) -> Round:
+def reach_card_entry(state: State, staff) -> Round:
     f = open_floor("PPPP..", staff=staff, deal_mode=DealMode.CARD_ENTRY)
     bank(f.table_id, 1, by=staff.supervisor)
     round_, _ = start_with_hands(f.table_id, by=staff.dealer, seats=[2, 3])

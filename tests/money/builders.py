@@ -7,9 +7,9 @@
 - ``play_round``: a round through the services (button, start, bank, wagers, no more bets,
   deal, decisions street by street, flop, turn and river, showdown, settle), with given
   bets, decisions and cards (or an RNG), stopping at any state.
-- ``appendix``, ``calculator_lines``, ``stored_lines``: the stored round in the RULEBOOK
-  appendix format, the settlement calculator's lines for it, and the stored lines.
-- ``replay_coverage``: RULEBOOK §5's caps recomputed from each line's outcome and payout.
+- ``appendix``, ``calculator_lines``, ``stored_lines``: the stored round in the settlement
+  calculator's format (docs/rules.md §11), the calculator's lines for it, and the stored lines.
+- ``replay_coverage``: docs/rules.md §7.3's caps recomputed from each line's outcome and payout.
 - ``chips_of``, ``all_balances``: balances read back from the database.
 """
 
@@ -27,17 +27,18 @@ from typing import Any, NamedTuple
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom.errors import Refused, State, describe
 from cardroom.roles import Role
+from rounds import services as rounds
 from tables.models import (
     ButtonOffer,
     DealMode,
     HandDecision,
     Player,
     Round,
-    RoundState,
     Table,
 )
-from tables.services import button, floor, rounds
+from tables.services import button, floor
 from tests.factories import UserFactory
 from wagers.models import Account, Bet, PlayerDealerBank, SettlementLine
 from wagers.rules.calculator import settle_request
@@ -155,6 +156,9 @@ def give_button(mt: MoneyTable, seat: int | None = None) -> ButtonOffer:
     """
     for _ in range(8):
         offer = button.offer_button(table_id=mt.table.pk, by=mt.staff.dealer)
+        if isinstance(offer, Refused):  # every seat declined or was passed over
+            refusal = describe(offer.error)
+            raise AssertionError(f"seat {seat} was never offered the button: {refusal}")
         accept = seat is None or offer.seat == seat
         button.answer_offer(
             table_id=mt.table.pk, offer_id=offer.pk, accept=accept, by=mt.staff.dealer
@@ -199,13 +203,13 @@ class Wager:
 PLAY_4X, PLAY_3X, PLAY_FLOP, PLAY_RIVER, FOLD = 4, 3, 2, 1, 0
 
 
-def street_decision(plan: int, state: RoundState) -> tuple[str, int] | None:
+def street_decision(plan: int, state: State) -> tuple[str, int] | None:
     """The decision ``plan`` makes on the street of ``state`` (None: it has already played)."""
-    if state is RoundState.PREFLOP:
+    if state is State.PREFLOP:
         return ("play", plan) if plan in (PLAY_4X, PLAY_3X) else ("check", 0)
     if plan in (PLAY_4X, PLAY_3X):
         return None
-    if state is RoundState.FLOP:
+    if state is State.FLOP:
         return ("play", 2) if plan == PLAY_FLOP else ("check", 0)
     if plan == PLAY_FLOP:
         return None
@@ -228,13 +232,13 @@ class Cards:
 
 
 FORWARD = [
-    RoundState.WAGERING,
-    RoundState.NO_MORE_BETS,
-    RoundState.PREFLOP,
-    RoundState.FLOP,
-    RoundState.RIVER,
-    RoundState.SHOWDOWN,
-    RoundState.SETTLED,
+    State.WAGERING,
+    State.NO_MORE_BETS,
+    State.PREFLOP,
+    State.FLOP,
+    State.RIVER,
+    State.SHOWDOWN,
+    State.SETTLED,
 ]
 
 
@@ -242,6 +246,8 @@ def start(mt: MoneyTable, pd_seat: int | None, bank: int) -> Round:
     """The button to ``pd_seat``, the round started, the bank W posted."""
     give_button(mt, pd_seat)
     round_ = rounds.start_round(table_id=mt.table.pk, by=mt.staff.dealer)
+    if isinstance(round_, Refused):
+        raise AssertionError(f"the round was refused: {describe(round_.error)}")
     wagering.post_bank(round_id=round_.pk, amount=bank, by=mt.staff.dealer)
     return round_
 
@@ -256,7 +262,7 @@ def place(mt: MoneyTable, round_: Round, wagers: Sequence[Wager]) -> list[Bet]:
 def advance(
     mt: MoneyTable,
     round_: Round,
-    to_state: RoundState,
+    to_state: State,
     *,
     decisions: Mapping[int, int] | None = None,
     cards: Cards | None = None,
@@ -265,15 +271,15 @@ def advance(
     """Move a round forward, one service call per transition, up to ``to_state``."""
     by = mt.staff.dealer
     target = FORWARD.index(to_state)
-    while FORWARD.index(RoundState(round_.state)) < target:
-        state = RoundState(round_.state)
+    while FORWARD.index(State(round_.state)) < target:
+        state = State(round_.state)
         seats = sorted(round_.hands.values_list("seat", flat=True))
-        if state is RoundState.WAGERING:
+        if state is State.WAGERING:
             round_ = rounds.close_wagering(round_id=round_.pk, by=by)
-        elif state is RoundState.NO_MORE_BETS:
+        elif state is State.NO_MORE_BETS:
             entry = cards.entry(seats) if cards is not None else None
             round_ = rounds.deal(round_id=round_.pk, by=by, entry=entry, rng=rng)
-        elif state in (RoundState.PREFLOP, RoundState.FLOP, RoundState.RIVER):
+        elif state in (State.PREFLOP, State.FLOP, State.RIVER):
             plans = decisions if decisions is not None else dict.fromkeys(seats, PLAY_RIVER)
             street = [
                 (seat, *decision)
@@ -282,15 +288,15 @@ def advance(
             ]
             if street:
                 rounds.decide_street(round_id=round_.pk, decisions=street, by=by)
-            if state is RoundState.PREFLOP:
+            if state is State.PREFLOP:
                 flop = list(cards.board[:3]) if cards is not None else None
                 round_ = rounds.reveal_flop(round_id=round_.pk, by=by, cards=flop)
-            elif state is RoundState.FLOP:
+            elif state is State.FLOP:
                 rest = list(cards.board[3:]) if cards is not None else None
                 round_ = rounds.reveal_turn_and_river(round_id=round_.pk, by=by, cards=rest)
             else:
                 round_ = rounds.showdown(round_id=round_.pk, by=by)
-        elif state is RoundState.SHOWDOWN:
+        elif state is State.SHOWDOWN:
             round_ = rounds.settle(round_id=round_.pk, by=by)
     round_.refresh_from_db()
     return round_
@@ -305,7 +311,7 @@ def play_round(
     decisions: Mapping[int, int] | None = None,
     cards: Cards | None = None,
     rng: random.Random | None = None,
-    until: RoundState = RoundState.SETTLED,
+    until: State = State.SETTLED,
 ) -> Round:
     """A round from the button to ``until`` (default: settled)."""
     round_ = start(mt, pd_seat, bank)
@@ -335,7 +341,7 @@ def folded_seats(round_: Round) -> set[int]:
 
 
 def appendix(round_: Round) -> dict[str, Any]:
-    """The stored round in the RULEBOOK appendix format (the calculator's input)."""
+    """The stored round in the docs/rules.md §11 format (the calculator's input)."""
     options = round_.options
     bank = PlayerDealerBank.objects.get(round=round_)
     folded = folded_seats(round_)
@@ -440,7 +446,7 @@ class Coverage(NamedTuple):
 
 
 def replay_coverage(lines: Sequence[SettlementLine], bank: int) -> Coverage:
-    """RULEBOOK §5's caps, recomputed line by line from each stored outcome and payout.
+    """docs/rules.md §7.3's caps, recomputed line by line from each stored outcome and payout.
 
     Asserts every line is capped as §5 says; answers the player-dealer's net.
     """

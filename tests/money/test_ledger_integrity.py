@@ -22,9 +22,9 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
 from cardroom.clock import now
-from tables.models import DealMode, Hand, HandDecision, Round, RoundState
-from tables.rules.errors import RuleError
-from tables.services import rounds
+from cardroom.errors import RuleError, State
+from rounds import services as rounds
+from tables.models import DealMode, Hand, HandDecision, Round
 from tests.money.builders import (
     PLAY_4X,
     Wager,
@@ -100,10 +100,10 @@ def verify_fails() -> str:
 @pytest.fixture
 def simulated(db):
     call_command("simulate", tables=2, rounds=6, seed=3, stdout=StringIO())
-    assert Round.objects.filter(state=RoundState.SETTLED).exists()
+    assert Round.objects.filter(state=State.SETTLED).exists()
     out, err = verify()
     assert "no differences" in out and err == ""
-    return Round.objects.filter(state=RoundState.SETTLED)
+    return Round.objects.filter(state=State.SETTLED)
 
 
 # --- (a) verify_ledger finds tampering ------------------------------------------------------
@@ -335,7 +335,7 @@ def rng_staff_round(staff):
         decisions={2: PLAY_4X, 3: PLAY_4X},
         rng=random.Random(11),
     )
-    assert round_.state == RoundState.SETTLED
+    assert round_.state == State.SETTLED
     return mt, round_
 
 
@@ -435,7 +435,7 @@ def test_a_voided_round_refuses_update_but_a_round_in_play_does_not(staff):
 @pytest.mark.requires_postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_settled_hands_wagers_and_bank_refuse_edits(rng_staff_round):
-    """RULEBOOK §8: nothing about a settled hand is ever edited (its wagers, decisions and
+    """docs/rules.md §10.1: nothing about a settled hand is ever edited (its wagers, decisions and
     bank included), and verify_ledger cannot see such an edit, so the database must refuse."""
     _, round_ = rng_staff_round
     bet = Bet.objects.filter(hand__round=round_).first()

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tables.models import DealMode, Hand, RoundState, RoundTransition
-from tables.rules.errors import RuleError, StateError
-from tables.services import rounds
+from cardroom.errors import RuleError, State, StateError
+from rounds import services as rounds
+from tables.models import DealMode, Hand, RoundTransition
 from tests.money.builders import (
     PLAY_4X,
     MoneyTable,
@@ -81,9 +81,7 @@ def _round_in_showdown(mt: MoneyTable, rng: random.Random):
     round_ = start(mt, None, 5_000)
     seats = sorted(seat for seat in mt.seated if seat != round_.player_dealer_seat)
     place(mt, round_, [Wager(seat, 500, trips=500) for seat in seats])
-    return advance(
-        mt, round_, RoundState.SHOWDOWN, decisions=dict.fromkeys(seats, PLAY_4X), rng=rng
-    )
+    return advance(mt, round_, State.SHOWDOWN, decisions=dict.fromkeys(seats, PLAY_4X), rng=rng)
 
 
 def test_the_same_round_settled_twice_at_once_settles_once(staff):
@@ -102,9 +100,9 @@ def test_the_same_round_settled_twice_at_once_settles_once(staff):
         assert outcomes == [FAILED, OK], results
         error = next(value for kind, value in results if kind == FAILED)
         assert isinstance(error, StateError), repr(error)
-        assert error.state == RoundState.SETTLED
+        assert error.state == State.SETTLED
         round_.refresh_from_db()
-        assert round_.state == RoundState.SETTLED
+        assert round_.state == State.SETTLED
         lines = stored_lines(round_)
         assert lines == calculator_lines(round_)  # one set of lines, in order
         assert SettlementLine.objects.filter(round=round_).count() == len(lines)

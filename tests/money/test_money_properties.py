@@ -11,7 +11,7 @@ chips allow, an RNG deal from a seeded ``random.Random``. After each round:
 - chips are conserved: the bettors' changes and the player-dealer's sum to zero (no fees
   yet), and each bettor's change is what its lines paid less what they collected;
 - the player-dealer's net lies in [-W, +W] and equals the bank's stored result;
-- every line is capped as RULEBOOK §5 says (recomputed line by line);
+- every line is capped as docs/rules.md §7.3 says (recomputed line by line);
 - the stored settlement lines equal the settlement calculator's for the same hand.
 """
 
@@ -24,7 +24,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from tables.models import DealMode, RoundState
+from cardroom.errors import State
+from tables.models import DealMode
 from tests.money.builders import (
     FOLD,
     PLAY_FLOP,
@@ -237,7 +238,7 @@ def _play_and_check(mt: MoneyTable, spec: RoundSpec) -> None:
         rng=random.Random(spec.seed),
     )
 
-    assert round_.state == RoundState.SETTLED
+    assert round_.state == State.SETTLED
     assert round_.player_dealer_seat == spec.pd_seat
     assert list(differences()) == []
 

@@ -1,6 +1,6 @@
 """A round's money, table-driven: hands played through the services with entered cards.
 
-Every expected line and chip change below is worked out by hand from RULEBOOK §4-§5
+Every expected line and chip change below is worked out by hand from docs/rules.md §6-§7
 (comments give the player-dealer's running net N). Each case asserts the stored
 settlement lines, the bank's result, every bettor's chips, the ledger transactions of each
 line, that the ledger verifies, and that the stored lines are, line for line, what the
@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 
-from tables.models import RoundState
-from tables.rules.errors import RuleError, StateError
-from tables.services import rounds
+from cardroom.errors import RuleError, State, StateError
+from rounds import services as rounds
 from tests.money.builders import (
     FOLD,
     PLAY_3X,
@@ -326,7 +325,7 @@ def _chips_by_key(mt: MoneyTable) -> dict[str, int]:
     return found
 
 
-def _play(case: Case, mt: MoneyTable, until=RoundState.SETTLED):
+def _play(case: Case, mt: MoneyTable, until=State.SETTLED):
     return play_round(
         mt,
         pd_seat=case.pd_seat,
@@ -346,7 +345,7 @@ def test_settled_round_money(staff, case: Case):
 
     round_ = _play(case, mt)
 
-    assert round_.state == RoundState.SETTLED
+    assert round_.state == State.SETTLED
     stored = stored_lines(round_)
     # Lines in settlement order 1..n, the fold pass entirely before the showdown pass.
     assert [entry[0] for entry in stored] == list(range(1, len(stored) + 1))
@@ -407,7 +406,7 @@ def test_backline_bettor_pays_its_own_play_at_the_seats_decision(staff):
     mt = _table_for(case, staff)
     before = _chips_by_key(mt)
 
-    round_ = _play(case, mt, until=RoundState.FLOP)  # the pre-flop decisions are made
+    round_ = _play(case, mt, until=State.FLOP)  # the pre-flop decisions are made
 
     after = _chips_by_key(mt)
     spent = {key: before[key] - after[key] for key in before}
@@ -427,7 +426,7 @@ def test_backline_bettor_pays_its_own_play_at_the_seats_decision(staff):
     assert wagers_account.balance_cents == sum(spent.values()) - case.bank
     assert list(differences()) == []
 
-    round_ = advance(mt, round_, RoundState.SETTLED, decisions=case.decisions, cards=case.cards)
+    round_ = advance(mt, round_, State.SETTLED, decisions=case.decisions, cards=case.cards)
     bettors = [(entry[2], entry[3]) for entry in stored_lines(round_)]
     # Each seat's own wagers, then its backline bettors in the order they stand.
     assert (
@@ -441,12 +440,12 @@ def test_backline_bettor_pays_its_own_play_at_the_seats_decision(staff):
 
 
 VOID_STATES = [
-    RoundState.WAGERING,
-    RoundState.NO_MORE_BETS,
-    RoundState.PREFLOP,
-    RoundState.FLOP,
-    RoundState.RIVER,
-    RoundState.SHOWDOWN,
+    State.WAGERING,
+    State.NO_MORE_BETS,
+    State.PREFLOP,
+    State.FLOP,
+    State.RIVER,
+    State.SHOWDOWN,
 ]
 
 
@@ -458,11 +457,11 @@ def test_void_returns_every_wager_and_the_bank(staff, state):
     balances = all_balances()
 
     round_ = _play(case, mt, until=state)
-    if state is not RoundState.WAGERING:
+    if state is not State.WAGERING:
         assert all_balances() != balances  # chips really are in play
     voided = rounds.void_round(round_id=round_.pk, by=staff.dealer, reason="misdeal")
 
-    assert voided.state == RoundState.VOIDED
+    assert voided.state == State.VOIDED
     now = all_balances()
     assert {pk: now[pk] for pk in balances} == balances  # every account back where it was
     assert {pk: amount for pk, amount in now.items() if pk not in balances} == {

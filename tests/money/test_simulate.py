@@ -7,7 +7,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from tables.models import Round, RoundState
+from cardroom.errors import State
+from tables.models import Round
 from tests.money.builders import calculator_lines, rolled_back, stored_lines
 from wagers.models import PlayerDealerBank, SettlementLine
 from wagers.verification import differences
@@ -116,7 +117,7 @@ def test_another_seed_gives_another_floor():
 @pytest.mark.django_db
 def test_simulated_rounds_settle_as_the_calculator_does():
     _simulate()
-    settled = Round.objects.filter(state=RoundState.SETTLED)
+    settled = Round.objects.filter(state=State.SETTLED)
     assert settled.count() >= 8
     for round_ in settled:
         assert stored_lines(round_) == calculator_lines(round_), round_

@@ -4,7 +4,7 @@ Gaming day 2026-11-20 (06:00 to 06:00 Pacific), one card-entry table ("Day table
 - 19:00 seats: S1 (seat 1, buys in 20,000 currency), S2 (seat 2, 50,000 currency),
   T (seat 5, a TPPP, filled 30,000), PD (seat 6, 30,000 currency); backline patron P3
   stands (no chips yet). The game opens with offers at seat 6.
-- 19:10 round 1, RULEBOOK §5's worked example: seat 6 banks W = 10,000 and loses it all;
+- 19:10 round 1, docs/rules.md §7.3's worked example: seat 6 banks W = 10,000 and loses it all;
   1,250 + 7,000 unpaid as uncovered.
 - 19:20 round 2: seats 1 and 2 decline, the TPPP (seat 5) accepts and banks 5,000; S1
   antes 1,000 and folds: the TPPP collects 2,000.

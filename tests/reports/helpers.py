@@ -5,9 +5,9 @@ from __future__ import annotations
 import csv
 import io
 
-from cardroom.reports import services
-from cardroom.reports.parameters import normalise
-from cardroom.reports.registry import REGISTRY
+from reports import services
+from reports.parameters import normalise
+from reports.registry import REGISTRY
 
 
 def generate_bytes(report_type: str, **parameters) -> tuple[bytes, services.Generated]:

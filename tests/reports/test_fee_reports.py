@@ -18,10 +18,10 @@ from __future__ import annotations
 import pytest
 
 from cardroom import clock
+from cardroom.errors import State
 from fees.models import FeeLine
 from fees.services import drop, schedules, waivers
-from tables.models import RoundState
-from tables.services import rounds
+from rounds import services as rounds
 from tests.money.builders import FOLD, Cards, Wager, advance, make_staff, money_table, play_round
 from tests.reports.builders import BOARD, DAY, at
 from tests.reports.helpers import generate_bytes, read_csv
@@ -65,11 +65,11 @@ def fee_day(db):
     clock.freeze(at("2026-11-20T10:00:00"))
     round1 = play_round(
         mt, pd_seat=6, bank=10_000, wagers=[Wager(1, 1_000), Wager(2, 3_000)],
-        until=RoundState.NO_MORE_BETS,
+        until=State.NO_MORE_BETS,
     )  # fmt: skip
     s1_fee = FeeLine.objects.get(round=round1, payer_kind="player", seat=1)
     waivers.waive_fee(fee_line_id=s1_fee.pk, reason="regular's birthday", by=staff.supervisor)
-    advance(mt, round1, RoundState.SETTLED, decisions={1: FOLD, 2: FOLD}, cards=CARDS)
+    advance(mt, round1, State.SETTLED, decisions={1: FOLD, 2: FOLD}, cards=CARDS)
     clock.freeze(at("2026-11-20T14:30:00"))
     drop.enter_count(box_id=boxes["day"].pk, amount_cents=175, counters=["Ann", "Bo"],
                      counted_at=at("2026-11-20T14:30:00"), by=staff.supervisor)  # fmt: skip
@@ -77,7 +77,7 @@ def fee_day(db):
     play_round(mt, pd_seat=1, bank=5_000, wagers=[Wager(2, 500)], decisions={2: FOLD}, cards=CARDS)
     clock.freeze(at("2026-11-20T16:00:00"))
     round3 = play_round(
-        mt, pd_seat=2, bank=5_000, wagers=[Wager(1, 2_500)], cards=CARDS, until=RoundState.PREFLOP
+        mt, pd_seat=2, bank=5_000, wagers=[Wager(1, 2_500)], cards=CARDS, until=State.PREFLOP
     )
     rounds.void_round(round_id=round3.pk, by=staff.dealer, reason="misdeal: a card was exposed")
     clock.freeze(at("2026-11-20T22:30:00"))
@@ -139,7 +139,7 @@ def test_fees_by_rate_and_waivers(fee_day):
 
 
 def test_table_activity_is_deterministic_and_kept_seven_years(fee_day):
-    from cardroom.reports.registry import REGISTRY
+    from reports.registry import REGISTRY
 
     first = generate_bytes("table_activity", gaming_day=DAY, format="pdf")[0]
     assert generate_bytes("table_activity", gaming_day=DAY, format="pdf")[0] == first

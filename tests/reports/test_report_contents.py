@@ -1,6 +1,6 @@
 """Each report over the compliance day (tests/reports/builders.py), figures checked by hand.
 
-Figures come from RULEBOOK §5's worked example (round 1), a fold collected by the TPPP
+Figures come from docs/rules.md §7.3's worked example (round 1), a fold collected by the TPPP
 (round 2) and the cash movements of the day; every expected value is written out below,
 not recomputed by the code under test.
 """
@@ -297,8 +297,9 @@ def test_one_table_only(day):
 def test_rotation_audit_looks_back_as_far_as_the_longest_window_played(db):
     from datetime import timedelta
 
-    from cardroom.reports.rotation import LOOK_BACK_WINDOW, look_back_for
-    from tables.models import Round, RoundState
+    from cardroom.errors import State
+    from reports.rotation import LOOK_BACK_WINDOW, look_back_for
+    from tables.models import Round
     from tests.money.builders import make_staff, money_table, play_round
 
     staff = make_staff()
@@ -306,7 +307,7 @@ def test_rotation_audit_looks_back_as_far_as_the_longest_window_played(db):
     short = money_table(staff, {1: 50_000, 2: 50_000})
     long = money_table(staff, {1: 50_000, 2: 50_000}, rotation_window_minutes=180)
     for mt in (short, long):
-        play_round(mt, pd_seat=1, bank=10_000, wagers=[], until=RoundState.WAGERING)
+        play_round(mt, pd_seat=1, bank=10_000, wagers=[], until=State.WAGERING)
     assert look_back_for(Round.objects.filter(table=short.table)) == LOOK_BACK_WINDOW
     # A 3-hour window: hands up to 3 hours back count for the 40-minute rule's check.
     assert look_back_for(Round.objects.filter(table=long.table)) == timedelta(minutes=180)
@@ -320,8 +321,8 @@ def test_audit_export_by_copy_is_byte_for_byte_the_python_path(day):
     from dataclasses import replace
     from datetime import date
 
-    from cardroom.reports import audit, writers
-    from cardroom.reports.parameters import normalise, period_of
+    from reports import audit, writers
+    from reports.parameters import normalise, period_of
 
     plant_tppp_hand(day)  # a voided hand too
     parameters = normalise("audit", {"gaming_day": DAY}, formats=("csv",), today=date(2100, 1, 1))

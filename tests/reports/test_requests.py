@@ -14,8 +14,9 @@ import pytest
 from django.core.files.storage import default_storage
 
 from cardroom import clock
-from cardroom.models import ReportDownload, ReportRequest, RetentionError
-from cardroom.reports import registry, services
+from cardroom.errors import Rule
+from reports import registry, services
+from reports.models import ReportDownload, ReportRequest, RetentionError
 from tests.reports.builders import DAY, at
 from tests.reports.helpers import generate_bytes
 
@@ -95,11 +96,17 @@ def test_a_report_is_never_deleted_before_its_retention(
     with pytest.raises(RetentionError):
         ReportRequest.objects.filter(pk=report.pk).delete()
     with pytest.raises(RetentionError):
-        services.delete_report_file(report_id=report.pk)
+        services.purge_report_file(report_id=report.pk)
     assert default_storage.exists(report.file.name)
+    report.refresh_from_db()
+    assert report.file_purged_at is None
     clock.freeze(at("2031-11-22T12:00:00"))  # one day past the five years
-    services.delete_report_file(report_id=report.pk)
+    # The file is deleted once the purge commits; the request's record stays.
+    with django_capture_on_commit_callbacks(execute=True):
+        services.purge_report_file(report_id=report.pk)
     assert not default_storage.exists(report.file.name)
+    report.refresh_from_db()
+    assert report.file_purged_at == clock.now()
 
 
 def test_the_same_request_while_queued_is_the_same_row(day, as_compliance, administrator, api):
@@ -218,7 +225,12 @@ def test_bad_requests_answer_400_naming_the_field(
         URL, {"report_type": report_type, "parameters": parameters}, format="json"
     )
     assert response.status_code == 400, response.data
-    assert field in response.data
+    assert response.data["field"] == field
+    if field == "report_type":  # not a choice of the request's serializer
+        assert (response.data["code"], response.data["rule"]) == ("invalid", None)
+        assert set(response.data["errors"]) == {"report_type"}
+    else:  # the parameters, checked by the reports service
+        assert (response.data["code"], response.data["rule"]) == ("rule_broken", Rule.REPORTS)
     assert ReportRequest.objects.count() == 0
 
 
@@ -279,8 +291,8 @@ def test_a_tampered_file_is_refused_and_not_logged(
         stored.write(b"X")
     response = as_compliance.get(f"{URL}{report.pk}/download/")
     assert response.status_code == 409
-    assert response.data["state"] == "checksum_mismatch"
-    assert report.sha256 in response.data["detail"]
+    assert response.data["code"] == "checksum_mismatch"
+    assert report.sha256 in response.data["message"]
     assert ReportDownload.objects.count() == 0
 
 
@@ -290,13 +302,13 @@ def test_a_missing_file_is_refused(day, as_compliance, django_capture_on_commit_
     )
     default_storage.delete(report.file.name)
     response = as_compliance.get(f"{URL}{report.pk}/download/")
-    assert (response.status_code, response.data["state"]) == (409, "file_missing")
+    assert (response.status_code, response.data["code"]) == (409, "file_missing")
 
 
 def test_a_report_not_done_cannot_be_downloaded(day, as_compliance):
     report = request(as_compliance).data
     response = as_compliance.get(f"{URL}{report['id']}/download/")
-    assert (response.status_code, response.data["state"]) == (409, "queued")
+    assert (response.status_code, response.data["code"]) == (409, "queued")
 
 
 def test_list_and_filter(day, as_compliance, django_capture_on_commit_callbacks):
@@ -313,7 +325,9 @@ def test_list_and_filter(day, as_compliance, django_capture_on_commit_callbacks)
     assert [r["id"] for r in by_day] == [queued["id"]]
     assert as_compliance.get(URL, {"status": "lost"}).status_code == 400
     refused = as_compliance.get(URL, {"gaming_day": "2026-11-1x"})
-    assert refused.status_code == 400 and "gaming_day" in refused.data
+    assert refused.status_code == 400
+    assert (refused.data["code"], refused.data["field"]) == ("invalid", "gaming_day")
+    assert set(refused.data["errors"]) == {"gaming_day"}
 
 
 def test_generation_is_deterministic_csv_and_pdf(day):
@@ -342,7 +356,7 @@ def test_daily_reports_are_requested_for_the_day_that_closed(day):
     assert {r.report.requested_by.username for r in requested} == {"report-scheduler"}
     assert all(r.report.scheduled for r in requested)
     schedule = settings.CELERY_BEAT_SCHEDULE["daily-compliance-reports"]
-    assert schedule["task"] == "cardroom.tasks.request_daily_reports"
+    assert schedule["task"] == "reports.request_daily_reports"
     assert schedule["schedule"] == crontab(hour=6, minute=15)
     # Run twice (a beat restarted): still one row per report while they are queued.
     services.request_daily_reports()

@@ -21,8 +21,8 @@ import pytest
 from django.core.files.storage import default_storage
 
 from cardroom import clock
-from cardroom.models import ReportRequest
-from cardroom.reports import services
+from reports import services
+from reports.models import ReportRequest
 from tests.conftest import BASE_DIR, _await_ping, _log_tail, _stop, _worker_database_url
 from tests.reports.builders import DAY
 from tests.reports.helpers import generate_bytes

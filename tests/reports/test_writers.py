@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from cardroom.reports.document import Document, Section, cell
-from cardroom.reports.writers import _pdf_text, write_csv, write_pdf
+from reports.document import Document, Section, cell
+from reports.writers import _pdf_text, write_csv, write_pdf
 
 
 @pytest.mark.parametrize(

@@ -12,8 +12,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from cardroom.reports import registry
-from cardroom.reports.document import Document, Section
+from reports import registry
+from reports.document import Document, Section
 
 HOLD_DIR = os.environ.get("REPORTS_TEST_HOLD_DIR")
 MAX_HOLD_SECONDS = 120

@@ -1,4 +1,4 @@
-"""The settlement calculator's JSON format (RULEBOOK appendix)."""
+"""The settlement calculator's JSON format (docs/rules.md §11)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tables.rules.errors import RuleError
+from cardroom.errors import Rule, RuleError
 from tests.rules.builders import APPENDIX_REQUEST, appendix_request
 from wagers.rules.calculator import parse_request, settle_request
 
@@ -150,9 +150,10 @@ def test_blind_rounding_is_recorded_as_an_exact_decimal():
 
 @pytest.mark.parametrize("bank", [10_010, 110, 24], ids=["10010", "110", "below-one-chip"])
 def test_a_bank_in_part_chips_never_moves_part_of_a_chip(bank):
-    """With a 25-cent chip every chip movement is whole chips (§4: payouts are rounded down
-    to the table's smallest chip): a bank that is not whole chips is either refused, naming
-    player_dealer.bank, or settled without paying or collecting part of a chip."""
+    """With a 25-cent chip every chip movement is whole chips (docs/rules.md §6.3: payouts are
+    rounded down to the table's smallest chip): a bank that is not whole chips is either
+    refused, naming player_dealer.bank, or settled without paying or collecting part of a
+    chip."""
     request = appendix_request()
     request["options"]["chip_unit_cents"] = 25
     request["player_dealer"]["bank"] = bank
@@ -177,15 +178,16 @@ def test_parse_request_returns_the_validated_parts():
 
 # --- bad input: a RuleError naming the rule and the JSON field ------------------------------
 
-CARD = "RULEBOOK §1: one standard 52-card deck"
-TWICE = "each card appears once"
-FORMAT = "RULEBOOK appendix"
-SEAT = "seats are numbered 1 to 6"
-EQUAL = "Ante and Blind, equal and both required"
-DECIDE = "RULEBOOK §3: decisions, each once, each final"
-BANK = "RULEBOOK §5: the player-dealer's bank W is above zero"
-PAYTABLE = "RULEBOOK §4: pay tables"
-CHIP = "RULEBOOK §4: wagers are made in the table's chips"
+CARD = Rule.CARD
+TWICE = Rule.CARD_ONCE
+FORMAT = Rule.CALCULATOR_FORMAT
+SEAT = Rule.SEATS
+EQUAL = Rule.ANTE_BLIND
+DECIDE = Rule.DECISIONS
+MULTIPLES = Rule.PREFLOP_MULTIPLES
+BANK = Rule.BANK
+PAYTABLE = Rule.PAYTABLES
+CHIP = Rule.CHIP_UNIT
 
 
 def _set(path, value):
@@ -266,24 +268,24 @@ BAD = [
     ("ante-not-blind", _seat0(blind=2000), {"seats[0].blind"}, EQUAL),
     ("no-ante-no-blind", _seat0(ante=0, blind=0, play=0), {"seats[0].ante"}, EQUAL),
     ("bad-beat-without-ante-seat", _seat0(ante=0, blind=0, play=0, bad_beat=100),
-     {"seats[0].bad_beat"}, "Bad Beat only with Ante and Blind"),
+     {"seats[0].bad_beat"}, Rule.BAD_BEAT),
     ("bad-beat-behind-a-seat", _set("seats[0].backline[0]",
      {"ante": 500, "blind": 500, "trips": 0, "bad_beat": 100}),
-     {"seats[0].backline[0].bad_beat"}, "RULEBOOK §3: backline wagers"),
+     {"seats[0].backline[0].bad_beat"}, Rule.BACKLINE),
     ("bad-beat-at-a-table-without-one", _both(_set("options.bad_beat_paytable", None),
-     _seat0(bad_beat=100)), {"seats[0].bad_beat"}, "RULEBOOK §4: options sheet"),
+     _seat0(bad_beat=100)), {"seats[0].bad_beat"}, Rule.BAD_BEAT),
     ("backline-with-no-wager", _set("seats[0].backline[0]",
      {"ante": 0, "blind": 0, "trips": 0, "bad_beat": 0}), {"seats[0].backline[0].ante"}, EQUAL),
     ("backline-ante-not-blind", _set("seats[0].backline[0].blind", 400),
      {"seats[0].backline[0].blind"}, EQUAL),
     ("backline-not-allowed", _set("options.backline_allowed", False), {"seats[0].backline"},
-     "backline"),
+     Rule.BACKLINE),
     ("below-table-minimum", _set("options.table_minimum_cents", 5000), {"seats[0].ante"},
-     "table minimum"),
+     Rule.LIMITS),
     ("above-table-maximum", _set("options.table_maximum_cents", 2000), {"seats[0].ante"},
-     "table minimum and maximum"),
+     Rule.LIMITS),
     ("trips-below-table-minimum", _set("options.table_minimum_cents", 2000),
-     {"seats[0].trips"}, "table minimum"),
+     {"seats[0].trips"}, Rule.LIMITS),
     ("not-a-multiple-of-the-chip", _both(_set("options.chip_unit_cents", 100),
      _seat0(ante=2550, blind=2550, play=10_200)), {"seats[0].ante"}, CHIP),
     # the Play
@@ -294,10 +296,10 @@ BAD = [
     ("folded-with-a-play", _seat0(folded=True), {"seats[0].play"}, DECIDE),
     ("live-with-play-0", _seat0(play=0), {"seats[0].play"}, DECIDE),
     ("backline-play-not-the-seats-multiple", _set("seats[0].backline[0].play", 1500),
-     {"seats[0].backline[0].play"}, "backline bettors follow the seated player"),
+     {"seats[0].backline[0].play"}, Rule.BACKLINE),
     ("backline-play-on-a-folded-seat", _both(_seat0(folded=True, play=0),
      _set("seats[0].backline[0].play", 500)), {"seats[0].backline[0].play"},
-     "backline bettors follow"),
+     Rule.BACKLINE),
     # the bank
     ("bank-0", _set("player_dealer.bank", 0), {"player_dealer.bank"}, BANK),
     ("bank-negative", _set("player_dealer.bank", -100), {"player_dealer.bank"}, FORMAT),
@@ -326,10 +328,10 @@ BAD = [
     ("seat-float", _set("seats[0].seat", 1.0), {"seats[0].seat"}, SEAT),
     ("player-dealer-seat-7", _set("player_dealer.seat", 7), {"player_dealer.seat"}, SEAT),
     ("player-dealer-seat-float", _set("player_dealer.seat", 6.0), {"player_dealer.seat"}, SEAT),
-    ("two-seats-the-same", _second_seat(seat=1), {"seats[1].seat"}, "one hand per seat"),
+    ("two-seats-the-same", _second_seat(seat=1), {"seats[1].seat"}, SEAT),
     ("player-dealers-seat-in-seats", _set("seats[0].seat", 6), {"seats[0].seat"},
-     "one hand per seat"),
-    ("six-seats", _extra_seats(2, 3, 4, 5, 6), {"seats"}, "at most five players"),
+     SEAT),
+    ("six-seats", _extra_seats(2, 3, 4, 5, 6), {"seats"}, Rule.FIVE_PLAYERS),
     # amounts
     ("float-ante", _seat0(ante=2500.0, blind=2500.0), {"seats[0].ante"}, FORMAT),
     ("float-trips", _seat0(trips=10.5), {"seats[0].trips"}, FORMAT),
@@ -357,11 +359,11 @@ BAD = [
     ("custom-bad-beat-with-royal", _set("options.bad_beat_paytable", CUSTOM),
      {"options.bad_beat_paytable.royal_flush"}, PAYTABLE),
     ("preflop-multiple-2", _set("options.allowed_preflop_multiples", [2]),
-     {"options.allowed_preflop_multiples"}, DECIDE),
+     {"options.allowed_preflop_multiples"}, MULTIPLES),
     ("preflop-multiples-empty", _set("options.allowed_preflop_multiples", []),
-     {"options.allowed_preflop_multiples"}, DECIDE),
+     {"options.allowed_preflop_multiples"}, MULTIPLES),
     ("preflop-multiple-float", _set("options.allowed_preflop_multiples", [4.0]),
-     {"options.allowed_preflop_multiples"}, DECIDE),
+     {"options.allowed_preflop_multiples"}, MULTIPLES),
     ("chip-unit-0", _set("options.chip_unit_cents", 0), {"options.chip_unit_cents"}, FORMAT),
     ("chip-unit-float", _set("options.chip_unit_cents", 1.0), {"options.chip_unit_cents"},
      FORMAT),
@@ -380,15 +382,15 @@ def test_bad_input_names_the_rule_and_the_field(change, fields, rule):
         settle_request(request)
     error = caught.value
     assert error.field in fields, str(error)
-    assert rule in error.rule, str(error)
-    assert error.field in str(error) and error.rule in str(error)
+    assert error.rule is rule, str(error)
+    assert error.field in str(error) and rule.citation in str(error)
 
 
 @pytest.mark.parametrize("data", [[], "hand", None, 5], ids=["list", "string", "null", "number"])
 def test_the_hand_must_be_a_json_object(data):
     with pytest.raises(RuleError) as caught:
         settle_request(data)
-    assert FORMAT in caught.value.rule
+    assert caught.value.rule is FORMAT
 
 
 # --- valid variants the format allows --------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Cards, the deck, dealing order and deck alternation (RULEBOOK §1-§2, `004` §7)."""
+"""Cards, the deck, dealing order and deck alternation (docs/rules.md §1-§2, `004` §7)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import random
 
 import pytest
 
+from cardroom.errors import Rule, RuleError
 from tables.rules.cards import (
-    CARD_RULE,
-    DUPLICATE_RULE,
     FULL_DECK,
     Card,
     ensure_distinct,
@@ -17,7 +16,6 @@ from tables.rules.cards import (
     parse_cards,
 )
 from tables.rules.deck import clockwise_from_left_of, deal, next_deck, shuffled_deck
-from tables.rules.errors import RuleError
 from tests.rules.builders import cards
 
 RANKS = "23456789TJQKA"
@@ -57,7 +55,7 @@ def test_card_numbering_is_rank_times_four_plus_suit():
 def test_card_numbers_outside_the_deck_are_refused(number):
     with pytest.raises(RuleError) as caught:
         Card(number)
-    assert caught.value.rule == CARD_RULE
+    assert caught.value.rule == Rule.CARD
 
 
 MALFORMED = {
@@ -84,7 +82,7 @@ MALFORMED = {
 def test_malformed_codes_are_refused(code):
     with pytest.raises(RuleError) as caught:
         parse_card(code)
-    assert caught.value.rule == CARD_RULE
+    assert caught.value.rule == Rule.CARD
     assert "rank (23456789TJQKA) then suit (cdhs)" in caught.value.message
 
 
@@ -104,7 +102,7 @@ NON_STRINGS = {
 def test_non_strings_are_refused(thing):
     with pytest.raises(RuleError) as caught:
         parse_card(thing)
-    assert caught.value.rule == CARD_RULE
+    assert caught.value.rule == Rule.CARD
 
 
 def test_parse_cards_keeps_order():
@@ -124,7 +122,7 @@ def test_parse_cards_names_the_index_of_a_malformed_code(codes, index):
     with pytest.raises(RuleError) as caught:
         parse_cards(codes)
     assert caught.value.field == f"[{index}]"
-    assert caught.value.rule == CARD_RULE
+    assert caught.value.rule == Rule.CARD
 
 
 @pytest.mark.parametrize(
@@ -140,7 +138,7 @@ def test_parse_cards_refuses_duplicates_naming_the_index(codes, index):
     """A repeated card is refused with the index of its second appearance as the field."""
     with pytest.raises(RuleError) as caught:
         parse_cards(codes)
-    assert caught.value.rule == DUPLICATE_RULE
+    assert caught.value.rule == Rule.CARD_ONCE
     assert caught.value.field == f"[{index}]"
 
 
@@ -164,7 +162,7 @@ def test_ensure_distinct_names_the_repeated_card():
     ensure_distinct(cards("As Kd Qh"))
     with pytest.raises(RuleError, match="card Kd appears twice") as caught:
         ensure_distinct(cards("As Kd Qh Kd"))
-    assert caught.value.rule == DUPLICATE_RULE
+    assert caught.value.rule == Rule.CARD_ONCE
 
 
 # --- shuffling --------------------------------------------------------------------------
@@ -271,7 +269,7 @@ def test_deal_refuses_a_deck_with_a_repeated_card():
     deck = (*FULL_DECK[:20], FULL_DECK[0])
     with pytest.raises(RuleError) as caught:
         deal(deck, player_dealer_seat=1, wagering_seats=[2])
-    assert caught.value.rule == DUPLICATE_RULE
+    assert caught.value.rule == Rule.CARD_ONCE
 
 
 # --- alternating decks ------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The player's decisions, each once, each final (RULEBOOK §3)."""
+"""The player's decisions, each once, each final (docs/rules.md §5)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from itertools import product
 
 import pytest
 
+from cardroom.errors import Rule, RuleError
 from tables.rules.decisions import (
-    DECISION_RULE,
     Action,
     Decision,
     DecisionRecord,
@@ -16,7 +16,6 @@ from tables.rules.decisions import (
     legal_decisions,
     validate_preflop_multiples,
 )
-from tables.rules.errors import RuleError
 
 P, F, R = Street.PREFLOP, Street.FLOP, Street.RIVER
 CHECK, PLAY, FOLD = Action.CHECK, Action.PLAY, Action.FOLD
@@ -150,7 +149,7 @@ def test_illegal_decisions_are_refused_naming_the_rule(allowed, made, refused, f
     with pytest.raises(RuleError) as caught:
         record.then(refused, allowed)
     assert message in caught.value.message
-    assert caught.value.rule == DECISION_RULE
+    assert caught.value.rule == Rule.DECISIONS
     assert caught.value.field == field
     assert refused not in legal_decisions(record, refused.street, allowed)
     # The record is immutable: the refused decision left no trace.
@@ -162,7 +161,7 @@ def test_the_flop_message_names_the_rule_in_words():
     with pytest.raises(RuleError) as caught:
         record.then(d(F, PLAY, 4), (3, 4))
     assert "Play on the flop must be 2x the Ante" in str(caught.value)
-    assert "RULEBOOK §3" in str(caught.value)
+    assert "[rule decisions.each_once, docs/rules.md §5.1]" in str(caught.value)
 
 
 # --- legal_decisions, and exhaustively: accepted == the rulebook's sequences -------------
@@ -198,7 +197,7 @@ UNIVERSE = [
 
 
 def _rulebook_accepts(sequence, allowed) -> bool:
-    """The §3 decision rules as a list of every complete or partial legal sequence."""
+    """The decision rules (docs/rules.md §5) as every complete or partial legal sequence."""
     complete = [[d(P, PLAY, m)] for m in allowed] + [
         [d(P, CHECK), d(F, PLAY, 2)],
         [d(P, CHECK), d(F, CHECK), d(R, PLAY, 1)],
@@ -252,7 +251,7 @@ def test_validate_preflop_multiples(given, expected):
 def test_validate_preflop_multiples_refuses(given):
     with pytest.raises(RuleError) as caught:
         validate_preflop_multiples(given)
-    assert caught.value.rule == DECISION_RULE
+    assert caught.value.rule == Rule.PREFLOP_MULTIPLES
 
 
 def test_allowed_play_multiples():

@@ -1,4 +1,4 @@
-"""Our evaluator against an independent one: pokerkit's StandardHighHand (RULEBOOK §1).
+"""Our evaluator against an independent one: pokerkit's StandardHighHand (docs/rules.md §1).
 
 pokerkit is a test-only dependency and shares no code with phevaluator, so agreement on
 thousands of random deals is real evidence that categories and showdowns are right.

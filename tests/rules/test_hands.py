@@ -1,4 +1,4 @@
-"""Hand evaluation: the best five of seven cards, categories and ties (RULEBOOK §1)."""
+"""Hand evaluation: the best five of seven cards, categories and ties (docs/rules.md §1)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from itertools import pairwise
 import pytest
 from phevaluator.evaluator import evaluate_5cards
 
-from tables.rules.cards import DUPLICATE_RULE, FULL_DECK
-from tables.rules.errors import RuleError
+from cardroom.errors import Rule, RuleError
+from tables.rules.cards import FULL_DECK
 from tables.rules.hands import (
     Category,
     HandValue,
@@ -147,8 +147,9 @@ REFERENCE_COUNTS = {
 
 
 def test_sampled_category_frequencies_match_the_rulebook_counts():
-    """A cheap check of the §1 reference counts: 60,000 random hands, each category's
-    frequency within six standard deviations of the reference (not a full enumeration)."""
+    """A cheap check of the reference counts (docs/rules.md §1.3): 60,000 random hands, each
+    category's frequency within six standard deviations of the reference (not a full
+    enumeration)."""
     total = sum(REFERENCE_COUNTS.values())
     assert total == 133_784_560
     rng = random.Random(20260401)
@@ -264,7 +265,7 @@ def test_best_five_is_deterministic_whatever_the_card_order():
 def test_duplicate_cards_are_refused(codes):
     with pytest.raises(RuleError) as caught:
         evaluate(cards(codes))
-    assert caught.value.rule == DUPLICATE_RULE
+    assert caught.value.rule == Rule.CARD_ONCE
     with pytest.raises(RuleError):
         best_five(cards(codes))
 

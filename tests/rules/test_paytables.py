@@ -1,4 +1,4 @@
-"""Pay tables as data, exact odds and payouts rounded down to the chip (RULEBOOK §4)."""
+"""Pay tables as data, exact odds and payouts rounded down to the chip (docs/rules.md §6.2-§6.3)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tables.rules.errors import RuleError
+from cardroom.errors import Rule, RuleError
 from tables.rules.hands import Category
 from tables.rules.paytables import (
     BAD_BEAT_CATEGORIES,
     BAD_BEAT_PAYTABLES,
     BLIND,
-    PAYTABLE_RULE,
     TRIPS_CATEGORIES,
     TRIPS_PAYTABLES,
     Payout,
@@ -40,7 +39,7 @@ BY_ABBREVIATION = {
     "HC": C.HIGH_CARD,
 }
 
-# RULEBOOK §4, transcribed: (table, category, odds to 1 or None for "does not pay").
+# docs/rules.md §6.2, transcribed: (table, category, odds to 1 or None for "does not pay").
 BLIND_ROWS = [
     ("RF", Fraction(500)),
     ("SF", Fraction(50)),
@@ -175,7 +174,7 @@ def test_resolve_paytable_by_name(name):
 def test_unknown_paytable_name_is_refused(name):
     with pytest.raises(RuleError, match="unknown pay table") as caught:
         resolve_paytable(name, TRIPS_PAYTABLES, TRIPS_CATEGORIES)
-    assert caught.value.rule == PAYTABLE_RULE
+    assert caught.value.rule == Rule.PAYTABLES
 
 
 @pytest.mark.parametrize(
@@ -185,7 +184,7 @@ def test_custom_table_missing_a_category_is_refused(missing):
     odds = {label: value for label, value in CUSTOM_003.items() if label != missing}
     with pytest.raises(RuleError, match=f"lacks odds for {missing}") as caught:
         custom_paytable("custom", odds, TRIPS_CATEGORIES)
-    assert caught.value.rule == PAYTABLE_RULE
+    assert caught.value.rule == Rule.PAYTABLES
 
 
 @pytest.mark.parametrize(
@@ -250,7 +249,7 @@ BAD_ODDS = {
 def test_bad_odds_are_refused(given, message):
     with pytest.raises(RuleError, match=message) as caught:
         parse_odds(given)
-    assert caught.value.rule == PAYTABLE_RULE
+    assert caught.value.rule == Rule.PAYTABLES
 
 
 @pytest.mark.parametrize(
@@ -268,7 +267,7 @@ def test_absurd_exponents_are_refused_quickly(text):
     hundred-million-digit integer: it is refused within seconds."""
     code = (
         "from tables.rules.paytables import parse_odds\n"
-        "from tables.rules.errors import RuleError\n"
+        "from cardroom.errors import RuleError\n"
         f"try:\n    parse_odds({text!r})\nexcept RuleError:\n    print('refused')\n"
     )
     try:

@@ -1,4 +1,4 @@
-"""Every cell of the RULEBOOK §4 resolution table, with real cards."""
+"""Every cell of the resolution table (docs/rules.md §6.1), with real cards."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from tables.rules.cards import FULL_DECK
 from tables.rules.hands import Category, HandValue, compare, evaluate
+from tables.rules.options import GameOptions
 from tables.rules.paytables import (
     BAD_BEAT_PAYTABLES,
     BLIND,
@@ -29,7 +30,7 @@ from wagers.rules.resolution import (
     resolve_stakes,
     resolve_wager,
 )
-from wagers.rules.wagers import GameOptions, Stakes, WagerKind
+from wagers.rules.wagers import Stakes, WagerKind
 
 C = Category
 W = WagerKind
@@ -333,7 +334,7 @@ def test_resolve_stakes_resolves_only_the_wagers_made():
 
 
 def oracle(kind, stake, player, dealer, folded):
-    """RULEBOOK §4 read literally, written apart from the code under test."""
+    """docs/rules.md §6.1 read literally, written apart from the code under test."""
     qualifies = dealer.category >= C.ONE_PAIR
     cmp = compare(player, dealer)
     if kind is W.TRIPS:

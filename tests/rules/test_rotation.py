@@ -1,4 +1,5 @@
-"""The player-dealer button: rotation limits, offers, the 40-minute window, audit (§6)."""
+"""The player-dealer button (docs/rules.md §8): rotation limits, offers, the 40-minute window,
+the audit."""
 
 from __future__ import annotations
 
@@ -6,21 +7,18 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from cardroom.errors import Rule
 from tables.rules.rotation import (
-    CONSECUTIVE_RULE,
-    ONE_TPPP_RULE,
-    TPPP_TWICE_RULE,
-    WINDOW_RULE,
     BankedHand,
     RotationPolicy,
     SeatedPlayer,
     audit_rotation,
     consecutive_hands,
     ineligibility,
-    may_keep_without_offers,
+    keeper,
     offer_order,
     offers_start_at,
-    tppp_seating_refusal,
+    tppp_excess,
     window_shortfall,
 )
 
@@ -83,18 +81,18 @@ def test_consecutive_hands(history, player_id, count):
     [
         ((), 1, CALIFORNIA, None),
         ((1,), 1, CALIFORNIA, None),
-        ((1, 1), 1, CALIFORNIA, CONSECUTIVE_RULE),
-        ((1, 1), 1, PLAIN, CONSECUTIVE_RULE),
+        ((1, 1), 1, CALIFORNIA, Rule.CONSECUTIVE_HANDS),
+        ((1, 1), 1, PLAIN, Rule.CONSECUTIVE_HANDS),
         ((1, 1), 2, CALIFORNIA, None),
         ((1, 1, 2), 1, CALIFORNIA, None),
         ((1, 1), 1, RotationPolicy(max_consecutive_hands=3), None),
-        ((1, 1, 1), 1, RotationPolicy(max_consecutive_hands=3), CONSECUTIVE_RULE),
-        ((900,), 900, CALIFORNIA, TPPP_TWICE_RULE),
+        ((1, 1, 1), 1, RotationPolicy(max_consecutive_hands=3), Rule.CONSECUTIVE_HANDS),
+        ((900,), 900, CALIFORNIA, Rule.TPPP_TWICE),
         ((900,), 900, PLAIN, None),
         ((900,), 1, CALIFORNIA, None),
         ((900, 1), 900, CALIFORNIA, None),
-        ((901,), 900, CALIFORNIA, TPPP_TWICE_RULE),
-        ((900, 900), 900, PLAIN, CONSECUTIVE_RULE),
+        ((901,), 900, CALIFORNIA, Rule.TPPP_TWICE),
+        ((900, 900), 900, PLAIN, Rule.CONSECUTIVE_HANDS),
     ],
     ids=["first-hand", "second-in-a-row", "third-in-a-row", "third-in-a-row-plain",
          "someone-else", "after-a-break", "limit-3-second", "limit-3-fourth", "tppp-twice",
@@ -106,8 +104,9 @@ def test_ineligibility(history, candidate, policy, reason):
     if reason is None:
         assert why is None
     else:
-        assert why is not None and reason in why
-        assert f"seat {player(candidate).seat}" in why
+        assert why is not None and why.rule is reason
+        assert f"seat {player(candidate).seat}" in why.message
+        assert str(why) == f"{why.message} ({reason.citation})"
 
 
 # --- the offer round ---------------------------------------------------------------------------
@@ -176,8 +175,26 @@ def test_offer_order_from_the_named_seat_when_a_game_opens():
          "plain-third-hand", "plain-second-after-another", "not-the-last-dealer",
          "no-history", "tppp-may-not-bank-twice", "plain-tppp-second-hand"],
 )  # fmt: skip
-def test_may_keep_without_offers_only_with_offer_every_hand_off(history, candidate, policy, keeps):
-    assert may_keep_without_offers(player(candidate), hands(*history), policy) is keeps
+def test_the_last_player_dealer_keeps_only_with_offer_every_hand_off(
+    history, candidate, policy, keeps
+):
+    banked = hands(*history)
+    seated = [player(candidate)]
+    last = banked[-1] if banked else None
+    kept = keeper(last, seated, banked, policy, offers_begun=False)
+    assert (kept == player(candidate)) is keeps and (kept is None) is not keeps
+
+
+def test_once_an_offer_round_has_begun_no_one_keeps_the_position():
+    banked = hands(2, 1)
+    assert keeper(banked[-1], [player(1)], banked, PLAIN, offers_begun=False) == player(1)
+    assert keeper(banked[-1], [player(1)], banked, PLAIN, offers_begun=True) is None
+
+
+def test_a_player_who_moved_seats_does_not_keep_the_position():
+    banked = hands(1)
+    moved = SeatedPlayer(banked[-1].seat % 6 + 1, 1)
+    assert keeper(banked[-1], [moved], banked, PLAIN, offers_begun=False) is None
 
 
 # --- the 40-minute window ------------------------------------------------------------------------
@@ -216,7 +233,7 @@ def test_window_shortfall(history, now, candidate, short):
     game_history = [banked(i + 1, minute, pid) for i, (minute, pid) in enumerate(history)]
     why = window_shortfall(OPEN, at(now), game_history, player(candidate), CALIFORNIA)
     if short:
-        assert why is not None and WINDOW_RULE in why
+        assert why is not None and why.rule is Rule.WINDOW
     else:
         assert why is None
 
@@ -230,7 +247,7 @@ def test_window_turned_off_or_relaxed():
     assert window_shortfall(OPEN, at(45), history, player(900), one_needed) is not None
     sixty = RotationPolicy(window_minutes=60)
     assert window_shortfall(OPEN, at(45), history, player(900), sixty) is None
-    assert "last 60 minutes" in window_shortfall(OPEN, at(61), history, player(900), sixty)
+    assert "last 60 minutes" in window_shortfall(OPEN, at(61), history, player(900), sixty).message
 
 
 def test_a_new_game_starts_its_clock_afresh():
@@ -240,28 +257,29 @@ def test_a_new_game_starts_its_clock_afresh():
     assert window_shortfall(OPEN, at(50), [], player(900), CALIFORNIA) is not None
 
 
-# --- seating a TPPP ---------------------------------------------------------------------------
+# --- TPPPs per table --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("seated", "newcomer_tppp", "policy", "refused"),
+    ("tppps", "policy", "refused"),
     [
-        ([player(1), player(2)], True, CALIFORNIA, False),
-        ([player(1), player(900)], True, CALIFORNIA, True),
-        ([player(1), player(900)], False, CALIFORNIA, False),
-        ([player(1), player(900)], True, PLAIN, False),
-        ([player(900)], True, RotationPolicy(max_tppp_per_table=2), False),
-        ([player(900), player(901)], True, RotationPolicy(max_tppp_per_table=2), True),
-        ([], True, CALIFORNIA, False),
+        (0, CALIFORNIA, False),
+        (1, CALIFORNIA, False),
+        (2, CALIFORNIA, True),
+        (2, PLAIN, False),
+        (2, RotationPolicy(max_tppp_per_table=2), False),
+        (3, RotationPolicy(max_tppp_per_table=2), True),
+        (1, RotationPolicy(max_tppp_per_table=0), True),
     ],
-    ids=["first-tppp", "second-tppp", "ordinary-player", "limit-off", "limit-2-second",
-         "limit-2-third", "empty-table"],
-)  # fmt: skip
-def test_tppp_seating_refusal(seated, newcomer_tppp, policy, refused):
-    why = tppp_seating_refusal(seated, newcomer_tppp, policy)
+    ids=["none", "one", "two", "limit-off", "limit-2-second", "limit-2-third", "none-allowed"],
+)
+def test_tppp_excess(tppps, policy, refused):
+    why = tppp_excess(tppps, policy)
     assert (why is not None) is refused
     if refused:
-        assert ONE_TPPP_RULE in why
+        players = "player" if tppps == 1 else "players"
+        assert why.rule is Rule.TPPP_PER_TABLE
+        assert why.message.startswith(f"{tppps} TPPP {players} would be seated;")
 
 
 # --- the audit of a recorded history -----------------------------------------------------------
@@ -285,7 +303,7 @@ def test_a_clean_history_has_no_violations():
 def test_audit_finds_three_consecutive_hands():
     history = hands(1, 2, 2, 2, 1)
     violations = audit_rotation(history, {1: OPEN})
-    assert rules_found(violations) == [CONSECUTIVE_RULE]
+    assert rules_found(violations) == [Rule.CONSECUTIVE_HANDS]
     assert violations[0].hand_ids == (2, 3, 4)
     assert "player 2 banked 3 in a row" in violations[0].detail
 
@@ -293,7 +311,7 @@ def test_audit_finds_three_consecutive_hands():
 def test_audit_finds_a_tppp_banking_twice_in_a_row():
     history = hands(1, 900, 900, 2)
     violations = audit_rotation(history, {1: OPEN})
-    assert rules_found(violations) == [TPPP_TWICE_RULE]
+    assert rules_found(violations) == [Rule.TPPP_TWICE]
     assert violations[0].hand_ids == (2, 3)
 
 
@@ -301,7 +319,7 @@ def test_audit_finds_two_tppp_players_seated():
     history = hands(1, 2, 1)
     history[1] = BankedHand(2, 1, history[1].started_at, 3, 2, False, tppps_seated=2)
     violations = audit_rotation(history, {1: OPEN})
-    assert rules_found(violations) == [ONE_TPPP_RULE]
+    assert rules_found(violations) == [Rule.TPPP_PER_TABLE]
     assert violations[0].hand_ids == (2,)
 
 
@@ -309,7 +327,7 @@ def test_audit_finds_the_40_minute_window_broken():
     # Player 1 and a TPPP alternate for 50 minutes: no second non-TPPP player.
     history = hands(1, 900, 1, 900, 1, 900, every=10)
     violations = audit_rotation(history, {1: OPEN})
-    assert rules_found(violations) == [WINDOW_RULE, WINDOW_RULE]
+    assert rules_found(violations) == [Rule.WINDOW, Rule.WINDOW]
     assert violations[0].hand_ids[-1] == 5  # the hand at minute 40
     assert violations[1].hand_ids[-1] == 6
     assert set(violations[0].hand_ids) == {2, 3, 4, 5}  # minute 0 is not inside (0, 40]
@@ -321,7 +339,7 @@ def test_audit_respects_the_policy_in_force_for_each_hand():
     violations = audit_rotation(history, {1: OPEN}, policy_for={3: relaxed, 6: relaxed})
     assert violations == []
     strict = audit_rotation(history, {1: OPEN})
-    assert rules_found(strict) == sorted([CONSECUTIVE_RULE, TPPP_TWICE_RULE])
+    assert rules_found(strict) == sorted([Rule.CONSECUTIVE_HANDS, Rule.TPPP_TWICE])
 
 
 def test_audit_uses_each_games_own_clock():
@@ -333,7 +351,7 @@ def test_audit_uses_each_games_own_clock():
     # Read against game 1's clock the same hands would break the window.
     joined = [BankedHand(h.hand_id, 1, h.started_at, h.seat, h.player_id, h.is_tppp)
               for h in history]  # fmt: skip
-    assert WINDOW_RULE in rules_found(audit_rotation(joined, {1: OPEN}))
+    assert Rule.WINDOW in rules_found(audit_rotation(joined, {1: OPEN}))
 
 
 def test_audit_finds_every_kind_in_one_planted_history():
@@ -341,5 +359,5 @@ def test_audit_finds_every_kind_in_one_planted_history():
     history[0] = BankedHand(1, 1, OPEN, 2, 1, False, tppps_seated=2)
     violations = audit_rotation(history, {1: OPEN})
     assert set(rules_found(violations)) == {
-        CONSECUTIVE_RULE, ONE_TPPP_RULE, TPPP_TWICE_RULE, WINDOW_RULE
+        Rule.CONSECUTIVE_HANDS, Rule.TPPP_PER_TABLE, Rule.TPPP_TWICE, Rule.WINDOW
     }  # fmt: skip

@@ -1,4 +1,4 @@
-"""``manage.py settle_hand``: the calculator as a command (RULEBOOK appendix).
+"""``manage.py settle_hand``: the calculator as a command (docs/rules.md §11).
 
 Each case runs the real command in a subprocess, so the exit status and the exact
 standard output and error are what an operator sees.
@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from cardroom.errors import Rule
 from tests.rules.builders import appendix_request
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -71,18 +72,18 @@ def _bad(change):
 
 BAD = [
     ("ante-not-blind", _bad(lambda r: r["seats"][0].update(blind=2000)), "seats[0].blind",
-     "RULEBOOK §3: Ante and Blind, equal and both required"),
+     Rule.ANTE_BLIND),
     ("3x-on-a-4x-only-table", _bad(lambda r: (r["options"].update(allowed_preflop_multiples=[4]),
      r["seats"][0].update(play=7500))), "seats[0].play",
-     "RULEBOOK §3: decisions, each once, each final"),
+     Rule.DECISIONS),
     ("bank-0", _bad(lambda r: r["player_dealer"].update(bank=0)), "player_dealer.bank",
-     "RULEBOOK §5"),
-    ("unknown-card", _bad(lambda r: r["board"].__setitem__(2, "Zz")), "board[2]", "RULEBOOK §1"),
-    ("missing-board", _bad(lambda r: r.pop("board")), "board", "RULEBOOK appendix"),
+     Rule.BANK),
+    ("unknown-card", _bad(lambda r: r["board"].__setitem__(2, "Zz")), "board[2]", Rule.CARD),
+    ("missing-board", _bad(lambda r: r.pop("board")), "board", Rule.CALCULATOR_FORMAT),
     ("infinite-odds", _bad(lambda r: r["options"].update(trips_paytable={
         "royal_flush": "Infinity", "straight_flush": 40, "four_of_a_kind": 20, "full_house": 7,
         "flush": 6, "straight": 5, "three_of_a_kind": 3})),
-     "options.trips_paytable.royal_flush", "RULEBOOK §4: pay tables"),
+     "options.trips_paytable.royal_flush", Rule.PAYTABLES),
 ]  # fmt: skip
 
 
@@ -104,7 +105,7 @@ def test_bad_input_exits_non_zero_with_one_line_naming_rule_and_field(
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert f"{field}:" in lines[0]
-    assert rule in lines[0]
+    assert f"[{rule.citation}]" in lines[0]
     assert "Traceback" not in result.stderr
 
 

@@ -1,4 +1,4 @@
-"""Coverage-limited settlement in its fixed order (RULEBOOK §5), by example."""
+"""Coverage-limited settlement in its fixed order (docs/rules.md §7), by example."""
 
 from __future__ import annotations
 
@@ -6,24 +6,19 @@ from fractions import Fraction
 
 import pytest
 
-from tables.rules.errors import RuleError
+from cardroom.errors import Rule, RuleError
+from tables.rules.options import GameOptions
 from tests.rules.builders import cards, pending, running_nets
 from wagers.rules.resolution import Outcome, Resolution
-from wagers.rules.settlement import (
-    BANK_RULE,
-    PendingWager,
-    SettlementPass,
-    apply_coverage,
-    settlement_order,
-)
+from wagers.rules.settlement import PendingWager, SettlementPass, apply_coverage, settlement_order
 from wagers.rules.showdown import SeatHand, play_out
-from wagers.rules.wagers import GameOptions, Stakes, WagerKind
+from wagers.rules.wagers import Stakes, WagerKind
 
 W = WagerKind
 WIN, LOSE, PUSH = Outcome.WIN, Outcome.LOSE, Outcome.PUSH
 FOLD, SHOWDOWN = SettlementPass.FOLD, SettlementPass.SHOWDOWN
 
-# --- the worked example of §5 -------------------------------------------------------------
+# --- the worked example of docs/rules.md §7.3 -----------------------------------------------------
 # In cents: W = 100.00; S1 folded (Ante 25, Blind 25); S2 wins with a Flush (Ante 25,
 # Blind 25, Play 100, Trips 10); the dealer qualifies; Trips UTH-01.
 
@@ -369,7 +364,7 @@ def test_settlement_line_accounting():
 def test_a_bank_that_is_not_a_positive_whole_number_of_cents_is_refused(bank):
     with pytest.raises(RuleError) as caught:
         apply_coverage(bank, [pending(1, W.ANTE, 100, LOSE)])
-    assert caught.value.rule == BANK_RULE
+    assert caught.value.rule == Rule.BANK
 
 
 def test_rounded_off_is_carried_to_the_line():

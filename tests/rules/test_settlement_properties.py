@@ -1,4 +1,4 @@
-"""Settlement invariants as properties (RULEBOOK §5): conservation, the [-W, +W] bound,
+"""Settlement invariants as properties (docs/rules.md §7): conservation, the [-W, +W] bound,
 line accounting, order, full coverage with a large bank and monotonicity in the bank.
 
 Two sources of input: random complete hands given to the calculator (which validates,
@@ -53,7 +53,8 @@ def complete_hands(draw):
         for _ in range(draw(st.integers(0, 2))):
             behind_ante = optional()
             behind_trips = optional() if behind_ante else amount(1, 200)
-            behind_bad_beat = 0  # backline bettors make Ante, Blind and Trips only (RULEBOOK §3)
+            # backline bettors make Ante, Blind and Trips only (docs/rules.md §4.7)
+            behind_bad_beat = 0
             backline.append(
                 {"ante": behind_ante, "blind": behind_ante, "trips": behind_trips,
                  "bad_beat": behind_bad_beat}
@@ -255,7 +256,7 @@ def wager_sequences(draw):
 
 
 def literal_model(bank, ordered):
-    """RULEBOOK §5's cap rules read literally, apart from the code under test."""
+    """The cap rules of docs/rules.md §7.3 read literally, apart from the code under test."""
     net, exhausted, rows = 0, False, []
     for pending in ordered:
         r = pending.resolution

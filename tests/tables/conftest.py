@@ -10,9 +10,11 @@ from itertools import count
 import pytest
 from rest_framework.test import APIClient
 
+from cardroom.errors import Refused, State
 from cardroom.roles import Role
-from tables.models import Player, Round, RoundState, Seating, Table
-from tables.services import button, floor, rounds
+from rounds import services as rounds
+from tables.models import Player, Round, Seating, Table
+from tables.services import button, floor
 from tests.factories import PlayerFactory, UserFactory
 from wagers.services import chips, wagering
 
@@ -127,6 +129,7 @@ class Floor:
         """Offer the button round until ``seat`` is asked; everyone before declines."""
         while True:
             offer = button.offer_button(table_id=table.pk, by=self.dealer)
+            assert not isinstance(offer, Refused), offer.error
             accept = offer.seat == seat
             button.answer_offer(table_id=table.pk, offer_id=offer.pk, accept=accept, by=self.dealer)
             if accept:
@@ -136,6 +139,7 @@ class Floor:
         """A round in wagering: the bank posted, and each seat of ``join`` has wagered."""
         self.bank(table, banker_seat)
         round_ = rounds.start_round(table_id=table.pk, by=self.dealer)
+        assert not isinstance(round_, Refused), round_.error
         wagering.post_bank(round_id=round_.pk, amount=self.bank_cents, by=self.dealer)
         for seat in join:
             self.wager(round_, seat)
@@ -159,13 +163,13 @@ class Floor:
                 )
 
         steps = [
-            (RoundState.NO_MORE_BETS, lambda: rounds.close_wagering(round_id=round_.pk, by=by)),
+            (State.NO_MORE_BETS, lambda: rounds.close_wagering(round_id=round_.pk, by=by)),
             (
-                RoundState.PREFLOP,
+                State.PREFLOP,
                 lambda: rounds.deal(round_id=round_.pk, by=by, rng=random.Random(self.seed)),
             ),
             (
-                RoundState.FLOP,
+                State.FLOP,
                 lambda: (
                     rounds.decide(round_id=round_.pk, seat=2, action="play", multiple=4, by=by),
                     each("check"),
@@ -173,18 +177,18 @@ class Floor:
                 ),
             ),
             (
-                RoundState.RIVER,
+                State.RIVER,
                 lambda: (each("check"), rounds.reveal_turn_and_river(round_id=round_.pk, by=by)),
             ),
             (
-                RoundState.SHOWDOWN,
+                State.SHOWDOWN,
                 lambda: (each("play", 1), rounds.showdown(round_id=round_.pk, by=by)),
             ),
-            (RoundState.SETTLED, lambda: rounds.settle(round_id=round_.pk, by=by)),
+            (State.SETTLED, lambda: rounds.settle(round_id=round_.pk, by=by)),
         ]
-        if state == RoundState.VOIDED:
+        if state == State.VOIDED:
             rounds.void_round(round_id=round_.pk, by=self.supervisor, reason="misdeal")
-        elif state != RoundState.WAGERING:
+        elif state != State.WAGERING:
             for reached, step in steps:
                 step()
                 if reached == state:

@@ -8,9 +8,11 @@ from datetime import UTC, datetime
 import pytest
 
 from cardroom import clock
+from cardroom.errors import Rule, State
+from rounds import services as rounds
 from tables.models import ButtonOffer, OfferAnswer, OfferRound, OfferRoundStatus, Round
-from tables.services import button, floor, rounds
-from tables.services.button import BUTTON_RULE
+from tables.selectors import NO_PLAYER_DEALER_STATUS
+from tables.services import button, floor
 
 pytestmark = pytest.mark.django_db
 
@@ -54,8 +56,9 @@ def test_offer_while_an_offer_is_pending_is_409(as_dealer, on_floor):
     as_dealer.post(offer_url(table))
     response = as_dealer.post(offer_url(table))
     assert response.status_code == 409
-    assert response.data["state"] == "offer_pending"
-    assert response.data["detail"] == "seat 1 has not yet answered the offer"
+    assert response.data["code"] == State.OFFER_PENDING
+    assert response.data["rule"] == Rule.OFFER_ROUND
+    assert response.data["message"] == "seat 1 has not yet answered the offer"
     assert ButtonOffer.objects.count() == 1
 
 
@@ -70,8 +73,11 @@ def test_accept(as_dealer, on_floor, dealer):
     assert OfferRound.objects.get().status == OfferRoundStatus.ACCEPTED
     again = as_dealer.post(offer_url(table))
     assert again.status_code == 409
-    assert again.data["state"] == "accepted"
-    assert again.data["detail"] == "seat 1 has accepted the player-dealer position; start the round"
+    assert again.data["code"] == State.ACCEPTED
+    assert again.data["rule"] == Rule.OFFER_ROUND
+    assert (
+        again.data["message"] == "seat 1 has accepted the player-dealer position; start the round"
+    )
 
 
 def test_decline_then_answer_again_is_409(as_dealer, on_floor, dealer):
@@ -82,7 +88,9 @@ def test_decline_then_answer_again_is_409(as_dealer, on_floor, dealer):
     assert response.data["answer"] == "declined"
     response = as_dealer.post(answer_url(table, offer.pk), {"accept": True}, format="json")
     assert response.status_code == 409
-    assert response.data["state"] == "declined"
+    assert response.data["code"] == State.OFFER_ANSWERED
+    assert response.data["rule"] == Rule.OFFER_ROUND
+    assert response.data["message"] == "this offer was already declined"
     offer.refresh_from_db()
     assert offer.answer == OfferAnswer.DECLINED
 
@@ -93,7 +101,10 @@ def test_answer_errors(as_dealer, on_floor, dealer):
     offer = button.offer_button(table_id=table.pk, by=dealer)
     response = as_dealer.post(answer_url(table, offer.pk), {}, format="json")
     assert response.status_code == 400
-    assert "accept" in response.data
+    assert response.data["code"] == "invalid"
+    assert response.data["field"] == "accept"
+    assert response.data["message"] == "This field is required."
+    assert response.data["errors"] == {"accept": ["This field is required."]}
     assert as_dealer.post(answer_url(table, 99999), {"accept": True}).status_code == 404
     assert as_dealer.post(answer_url(other, offer.pk), {"accept": True}).status_code == 404
     offer.refresh_from_db()
@@ -104,13 +115,16 @@ def test_offer_without_a_game_or_during_a_round_is_409(as_dealer, on_floor):
     idle = on_floor.table()
     response = as_dealer.post(offer_url(idle))
     assert response.status_code == 409
-    assert response.data["state"] == "closed"
+    assert response.data["code"] == State.NO_GAME
+    assert response.data["rule"] == Rule.GAME
+    assert response.data["message"] == f"no game is open at {idle}; a floor supervisor opens it"
     table = on_floor.ready_table()
     on_floor.round_in("wagering", table)
     response = as_dealer.post(offer_url(table))
     assert response.status_code == 409
-    assert response.data["state"] == "wagering"
-    assert "the button moves between hands" in response.data["detail"]
+    assert response.data["code"] == State.WAGERING
+    assert response.data["rule"] == Rule.ROUND_SEQUENCE
+    assert "the button moves between hands" in response.data["message"]
 
 
 def test_no_one_left_is_409_and_says_so(as_dealer, on_floor, dealer):
@@ -120,17 +134,20 @@ def test_no_one_left_is_409_and_says_so(as_dealer, on_floor, dealer):
         button.answer_offer(table_id=table.pk, offer_id=offer.pk, accept=False, by=dealer)
     response = as_dealer.post(offer_url(table))
     assert response.status_code == 409
-    assert response.data["state"] == "no_player_dealer"
-    assert response.data["rule"] == BUTTON_RULE
-    assert response.data["detail"].startswith(
+    assert response.data["code"] == State.NO_PLAYER_DEALER
+    assert response.data["rule"] == Rule.NO_PLAYER_DEALER
+    assert response.data["section"] == Rule.NO_PLAYER_DEALER.section == "8.5"
+    assert response.data["message"] == NO_PLAYER_DEALER_STATUS
+    assert response.data["message"].startswith(
         "no eligible seated player accepted the player-dealer position, so no round can start"
     )
-    assert "(RULEBOOK §6)" in response.data["detail"]
     # The exhausted offer round is on the record, and no round can start.
     assert OfferRound.objects.get().status == OfferRoundStatus.EXHAUSTED
     start = as_dealer.post(f"/api/tables/{table.pk}/rounds/")
     assert start.status_code == 409
-    assert start.data["state"] == "no_player_dealer"
+    assert start.data["code"] == State.NO_PLAYER_DEALER
+    assert start.data["rule"] == Rule.NO_PLAYER_DEALER
+    assert start.data["message"] == NO_PLAYER_DEALER_STATUS
     assert not Round.objects.exists()
     # A new offer round starts afresh.
     response = as_dealer.post(offer_url(table))
@@ -152,7 +169,10 @@ def test_ineligible_seats_are_recorded_with_the_reason(as_dealer, on_floor, supe
         (2, "declined"),
         (1, "ineligible"),
     ]
-    assert "consecutive hands" in offer_round["offers"][1]["reason"]
+    assert offer_round["offers"][1]["reason"] == (
+        "seat 1 has banked 1 consecutive hand, the most this table allows "
+        "(rule rotation.consecutive_hands, docs/rules.md §8.2)"
+    )
 
 
 def test_keep_the_button(as_dealer, on_floor, supervisor):
@@ -172,7 +192,8 @@ def test_keep_the_button(as_dealer, on_floor, supervisor):
     rounds.void_round(round_id=start.data["id"], by=supervisor, reason="misdeal")
     response = as_dealer.post(f"/api/tables/{table.pk}/button/keep/")
     assert response.status_code == 409
-    assert response.data["state"] == "offers_required"
+    assert response.data["code"] == State.OFFERS_REQUIRED
+    assert response.data["rule"] == Rule.KEEP
 
 
 def test_keep_is_409_when_every_hand_is_offered(as_dealer, on_floor, supervisor):
@@ -181,7 +202,8 @@ def test_keep_is_409_when_every_hand_is_offered(as_dealer, on_floor, supervisor)
     rounds.void_round(round_id=round_.pk, by=supervisor, reason="misdeal")
     response = as_dealer.post(f"/api/tables/{table.pk}/button/keep/")
     assert response.status_code == 409
-    assert response.data["state"] == "offer_every_hand"
+    assert response.data["code"] == State.OFFER_EVERY_HAND
+    assert response.data["rule"] == Rule.OFFER_EVERY_HAND
     assert OfferRound.objects.count() == 1
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cardroom.errors import Rule, State
 from cardroom.models import IdempotencyKey
 from tables.models import HandDecision, OfferRound, Round, Seating
 from tables.services import button
@@ -36,7 +37,10 @@ def test_without_a_key_the_second_decision_is_refused(as_dealer, on_floor):
     assert as_dealer.post(path, body, format="json").status_code == 201
     again = as_dealer.post(path, body, format="json")
     assert again.status_code == 400
-    assert again.data["action"][0].startswith("the hand already made its Play")
+    assert again.data["code"] == "rule_broken"
+    assert again.data["rule"] == Rule.DECISIONS
+    assert again.data["field"] == "action"
+    assert again.data["message"].startswith("the hand already made its Play")
     assert HandDecision.objects.filter(hand__round=round_).count() == 1
 
 
@@ -46,7 +50,8 @@ def test_a_key_reused_with_a_different_body_is_422(as_dealer, on_floor):
     assert post(as_dealer, path, {"seat": 2, "action": "play", "multiple": 4}).status_code == 201
     response = post(as_dealer, path, {"seat": 3, "action": "check"})
     assert response.status_code == 422
-    assert response.data["state"] == "key_reused"
+    assert response.data["code"] == State.KEY_REUSED
+    assert response.data["message"] == "this Idempotency-Key was used for a different request"
     assert HandDecision.objects.filter(hand__round=round_).count() == 1
 
 

@@ -1,4 +1,4 @@
-"""Who may do what: reads need a floor role, writes the role named (RULEBOOK roles)."""
+"""Who may do what: reads need a floor role, writes the role named (docs/rules.md §3.3)."""
 
 from __future__ import annotations
 
@@ -101,7 +101,8 @@ def test_compliance_officer_cannot_write(as_compliance, world, write):
     before = row_counts()
     response = call(as_compliance, method, path, body, world)
     assert response.status_code == 403
-    assert response.data["detail"] == "your role may not do this"
+    assert response.data["code"] == "permission_denied"
+    assert response.data["message"] == "your role may not do this"
     assert row_counts() == before
 
 
@@ -138,7 +139,8 @@ def test_anonymous_cannot_write(api, world, write):
     before = row_counts()
     response = call(api(), method, path, body, world)
     assert response.status_code in (401, 403)
-    assert response.data["detail"] == "Authentication credentials were not provided."
+    assert response.data["code"] == "not_authenticated"
+    assert response.data["message"] == "Authentication credentials were not provided."
     assert row_counts() == before
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cardroom.errors import Rule
 from tables.models import Player, TPPPRegistration
 from tests.factories import PlayerFactory, TPPPRegistrationFactory
 
@@ -42,16 +43,22 @@ def test_duplicate_player_number_is_a_rule_error(as_supervisor):
     PlayerFactory(player_number="C-9")
     response = as_supervisor.post(URL, {"player_number": "C-9", "name": "Cy"}, format="json")
     assert response.status_code == 400
-    assert response.data["player_number"] == ["player number C-9 is already in use"]
-    assert response.data["rule"] == "a cardroom player number identifies one patron"
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == "player_number"
+    assert response.data["message"] == "player number C-9 is already in use"
+    assert response.data["rule"] == Rule.PLAYER_NUMBER
+    assert response.data["section"] == "3.3"
     assert Player.objects.filter(player_number="C-9").count() == 1
 
 
 def test_invalid_input_names_the_fields(as_supervisor):
     response = as_supervisor.post(URL, {"name": "", "tppp": {"business_name": "X"}}, format="json")
     assert response.status_code == 400
-    assert set(response.data) == {"player_number", "name", "tppp"}
-    assert set(response.data["tppp"]) == {"badge_number", "badge_expires_on"}
+    assert response.data["code"] == "invalid"
+    assert response.data["field"] == "player_number"
+    assert response.data["message"] == "This field is required."
+    assert set(response.data["errors"]) == {"player_number", "name", "tppp"}
+    assert set(response.data["errors"]["tppp"]) == {"badge_number", "badge_expires_on"}
     assert not Player.objects.exists()
 
 

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tables.models import ACTIVE_ROUND_STATES, HandDecision, Round, RoundState, RoundTransition
-from tables.rules.cards import CARD_RULE, DUPLICATE_RULE
-from tables.rules.decisions import DECISION_RULE
-from tables.services import rounds
-from tables.services.rounds import ENTRY_RULE
+from cardroom.errors import ACTIVE_ROUND_STATES, ROUND_STATES, Rule, State
+from rounds import services as rounds
+from tables.models import HandDecision, Round, RoundTransition
 from tests.factories import TPPPRegistrationFactory
 from wagers.models import Bet, LedgerTransaction, PlayerDealerBank
 
 pytestmark = pytest.mark.django_db
 
-ALL_STATES = [s.value for s in RoundState]
+ALL_STATES = [s.value for s in ROUND_STATES]
 
 
 def url(round_, action=""):
@@ -55,12 +53,14 @@ def test_start_without_an_acceptance_or_a_game_is_409(as_dealer, on_floor):
     table = on_floor.ready_table()
     response = as_dealer.post(f"/api/tables/{table.pk}/rounds/")
     assert response.status_code == 409
-    assert response.data["state"] == "no_player_dealer"
-    assert "offer the button" in response.data["detail"]
+    assert response.data["code"] == State.NO_PLAYER_DEALER
+    assert response.data["rule"] == Rule.OFFER_ROUND
+    assert "offer the button" in response.data["message"]
     idle = on_floor.table()
     response = as_dealer.post(f"/api/tables/{idle.pk}/rounds/")
     assert response.status_code == 409
-    assert response.data["state"] == "closed"
+    assert response.data["code"] == State.NO_GAME
+    assert response.data["rule"] == Rule.GAME
     assert not Round.objects.exists()
     assert as_dealer.post("/api/tables/99999/rounds/").status_code == 404
 
@@ -90,21 +90,32 @@ def test_wager_errors(as_dealer, on_floor):
     on_floor.seat(table, 3, TPPPRegistrationFactory().player)
     round_ = on_floor.start(table, join=(2,))
     cases = [
-        (1, 400, "seat 1 is the player-dealer; no one wagers on the player-dealer position"),
-        (5, 400, "seat 5 is empty"),
-        (3, 400, "seat 3 is a TPPP player"),
+        (
+            1,
+            400,
+            "seat 1 is the player-dealer; no one wagers on the player-dealer position",
+            Rule.PLAYER_DEALER_SEAT,
+        ),
+        (5, 400, "seat 5 is empty", Rule.SEATS),
+        (3, 400, "seat 3 is a TPPP player", Rule.TPPP_BANKS_ONLY),
     ]
-    for seat, code, message in cases:
+    for seat, code, message, rule in cases:
         response = as_dealer.post(url(round_, "wagers"), wager(seat), format="json")
         assert response.status_code == code
-        assert response.data["seat"][0].startswith(message)
-        assert response.data["rule"]
+        assert response.data["code"] == "rule_broken"
+        assert response.data["field"] == "seat"
+        assert response.data["message"].startswith(message)
+        assert response.data["rule"] == rule
     response = as_dealer.post(url(round_, "wagers"), wager(2), format="json")
     assert response.status_code == 409
-    assert response.data["state"] == "wagering"
+    assert response.data["code"] == State.WAGERING
+    assert response.data["rule"] == Rule.NO_MORE_BETS
     response = as_dealer.post(url(round_, "wagers"), wager("two"), format="json")
     assert response.status_code == 400
-    assert "seat" in response.data
+    assert response.data["code"] == "invalid"
+    assert response.data["field"] == "seat"
+    assert response.data["message"] == "A valid integer is required."
+    assert set(response.data["errors"]) == {"seat"}
     assert round_.hands.count() == 1
 
 
@@ -112,8 +123,9 @@ def test_no_more_bets_needs_a_hand(as_dealer, on_floor):
     round_ = on_floor.start(on_floor.ready_table(), join=())
     response = as_dealer.post(url(round_, "no-more-bets"))
     assert response.status_code == 409
-    assert response.data["state"] == "wagering"
-    assert response.data["detail"] == "no seat has wagered in this round"
+    assert response.data["code"] == State.WAGERING
+    assert response.data["rule"] == Rule.ROUND_SEQUENCE
+    assert response.data["message"] == "no seat has wagered in this round"
 
 
 def test_no_more_bets(as_dealer, on_floor):
@@ -146,8 +158,10 @@ def test_rng_table_refuses_entered_cards(as_dealer, on_floor):
     }
     response = as_dealer.post(url(round_, "deal"), body, format="json")
     assert response.status_code == 400
-    assert response.data["cards"] == ["this table deals by RNG; cards are not entered"]
-    assert response.data["rule"] == ENTRY_RULE
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == "cards"
+    assert response.data["message"] == "this table deals by RNG; cards are not entered"
+    assert response.data["rule"] == Rule.DEAL_MODE
     round_.refresh_from_db()
     assert round_.state == "no_more_bets"
 
@@ -165,32 +179,34 @@ def entry_round(on_floor):
             {"hands": {"2": ["As", "Ah"], "3": ["As", "Kh"]}, "player_dealer": ["2c", "3c"]},
             "hands",
             "card As appears twice",
-            DUPLICATE_RULE,
+            Rule.CARD_ONCE,
         ),
         (
             {"hands": {"2": ["As", "Ah"]}, "player_dealer": ["2c", "3c"]},
             "hands",
             "hole cards are needed for exactly the seats in the hand: [2, 3]",
-            ENTRY_RULE,
+            Rule.CARD_ENTRY,
         ),
         (
             {"hands": {"2": ["As", "Ah"], "3": ["Zz", "Kh"]}, "player_dealer": ["2c", "3c"]},
             "hands.3[0]",
             "'Zz' is not a card",
-            CARD_RULE,
+            Rule.CARD,
         ),
         (
             {"hands": {"2": ["As", "Ah"], "3": ["Ks", "Kh"]}, "player_dealer": ["2c"]},
             "player_dealer",
             "expected 2 cards, got 1",
-            CARD_RULE,
+            Rule.CARD,
         ),
     ],
 )
 def test_card_entry_is_validated(as_dealer, entry_round, cards, field, message, rule):
     response = as_dealer.post(url(entry_round, "deal"), {"cards": cards}, format="json")
     assert response.status_code == 400, response.data
-    assert response.data[field][0].startswith(message)
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == field
+    assert response.data["message"].startswith(message)
     assert response.data["rule"] == rule
     entry_round.refresh_from_db()
     assert entry_round.state == "no_more_bets"
@@ -201,13 +217,20 @@ def test_card_entry_needs_seat_numbers(as_dealer, entry_round):
     cards = {"hands": {"two": ["As", "Ah"]}, "player_dealer": ["2c", "3c"]}
     response = as_dealer.post(url(entry_round, "deal"), {"cards": cards}, format="json")
     assert response.status_code == 400
-    assert response.data["cards"]["hands"] == ["'two' is not a seat number"]
+    assert response.data["code"] == "invalid"
+    assert response.data["field"] == "cards.hands"
+    assert response.data["message"] == "'two' is not a seat number"
+    assert response.data["errors"]["cards"]["hands"] == ["'two' is not a seat number"]
 
 
 def test_card_entry_without_cards(as_dealer, entry_round):
     response = as_dealer.post(url(entry_round, "deal"), {}, format="json")
     assert response.status_code == 400
-    assert response.data["rule"] == ENTRY_RULE
+    assert response.data["code"] == "rule_broken"
+    assert response.data["rule"] == Rule.CARD_ENTRY
+    assert response.data["message"] == (
+        "card entry needs the hole cards of every hand and of the player-dealer"
+    )
 
 
 # --- Decisions ------------------------------------------------------------------------------
@@ -231,8 +254,9 @@ def test_play_2x_preflop_names_the_rule(as_dealer, on_floor):
     round_ = on_floor.round_in("preflop")
     response = decide(as_dealer, round_, seat=2, action="play", multiple=2)
     assert response.status_code == 400
-    assert response.data["multiple"] == ["Play pre-flop must be 3x or 4x the Ante, not 2x"]
-    assert response.data["rule"] == DECISION_RULE
+    assert response.data["field"] == "multiple"
+    assert response.data["message"] == "Play pre-flop must be 3x or 4x the Ante, not 2x"
+    assert response.data["rule"] == Rule.DECISIONS
     assert not HandDecision.objects.exists()
 
 
@@ -253,8 +277,10 @@ def test_broken_decision_rules(as_dealer, on_floor, state, body, field, message)
     before = HandDecision.objects.count()
     response = decide(as_dealer, round_, **body)
     assert response.status_code == 400, response.data
-    assert response.data[field][0].startswith(message)
-    assert response.data["rule"]
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == field
+    assert response.data["message"].startswith(message)
+    assert response.data["rule"] == Rule.DECISIONS
     assert HandDecision.objects.count() == before
 
 
@@ -262,7 +288,10 @@ def test_decision_input_errors(as_dealer, on_floor):
     round_ = on_floor.round_in("preflop")
     response = decide(as_dealer, round_, seat=2, action="raise", multiple=-1)
     assert response.status_code == 400
-    assert set(response.data) == {"action", "multiple"}
+    assert response.data["code"] == "invalid"
+    assert response.data["field"] == "action"
+    assert response.data["message"] == '"raise" is not a valid choice.'
+    assert set(response.data["errors"]) == {"action", "multiple"}
 
 
 def test_flop_waits_for_every_preflop_decision(as_dealer, on_floor):
@@ -270,8 +299,9 @@ def test_flop_waits_for_every_preflop_decision(as_dealer, on_floor):
     decide(as_dealer, round_, seat=2, action="play", multiple=4)
     response = as_dealer.post(url(round_, "flop"), {}, format="json")
     assert response.status_code == 409
-    assert response.data["state"] == "preflop"
-    assert response.data["detail"] == "seat(s) 3 have not made their preflop decision"
+    assert response.data["code"] == State.PREFLOP
+    assert response.data["rule"] == Rule.ROUND_SEQUENCE
+    assert response.data["message"] == "seat(s) 3 have not made their preflop decision"
     round_.refresh_from_db()
     assert round_.board == []
 
@@ -318,8 +348,10 @@ def test_void_needs_a_reason(as_supervisor, on_floor):
     round_ = on_floor.round_in("flop")
     response = as_supervisor.post(url(round_, "void"), {"reason": " "}, format="json")
     assert response.status_code == 400
-    assert response.data["reason"] == ["say why the round is void"]
-    assert response.data["rule"] == "a voided round records its reason"
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == "reason"
+    assert response.data["message"] == "say why the round is void"
+    assert response.data["rule"] == Rule.VOID_REASON
     round_.refresh_from_db()
     assert round_.state == "flop"
 
@@ -377,8 +409,8 @@ def test_illegal_transition_is_409_naming_the_state(as_supervisor, on_floor, act
     body, _ = TRANSITIONS[action]
     response = as_supervisor.post(url(round_, action), body, format="json")
     assert response.status_code == 409, response.data
-    assert response.data["state"] == state
-    assert f"is {RoundState(state).label.lower()}" in response.data["detail"]
+    assert response.data["code"] == state
+    assert f"is {State(state).label.lower()}" in response.data["message"]
     assert snapshot(round_) == before
 
 
@@ -388,7 +420,8 @@ def test_start_while_a_round_is_in_play_is_409(as_supervisor, on_floor, state):
     before = snapshot(round_)
     response = as_supervisor.post(f"/api/tables/{round_.table_id}/rounds/")
     assert response.status_code == 409
-    assert response.data["state"] == state
+    assert response.data["code"] == state
+    assert response.data["rule"] == Rule.ROUND_SEQUENCE
     assert snapshot(round_) == before
 
 
@@ -452,7 +485,9 @@ def test_full_round_through_the_api(as_supervisor, as_dealer):
     r = f"/api/rounds/{rid}/"
     waiting = as_dealer.post(f"{r}no-more-bets/")
     assert waiting.status_code == 409
-    assert "has not posted the bank" in waiting.data["detail"]
+    assert waiting.data["code"] == State.WAGERING
+    assert waiting.data["rule"] == Rule.BANK
+    assert "has not posted the bank" in waiting.data["message"]
     data = ok(as_dealer.post(f"{r}bank/", {"amount": 20_000}, format="json"), 201)
     assert (data["bank"]["amount"], data["bank"]["net"]) == (20_000, None)
     ok(as_dealer.post(f"{r}wagers/", wager(2), format="json"), 201)
@@ -471,7 +506,9 @@ def test_full_round_through_the_api(as_supervisor, as_dealer):
     ok(as_dealer.post(f"{r}decisions/", {"seat": 3, "action": "check"}, format="json"), 201)
     duplicate = as_dealer.post(f"{r}flop/", {"cards": ["Ad", "Kd", "As"]}, format="json")
     assert duplicate.status_code == 400
-    assert duplicate.data["cards"] == ["card As appears twice"]
+    assert duplicate.data["field"] == "cards"
+    assert duplicate.data["message"] == "card As appears twice"
+    assert duplicate.data["rule"] == Rule.CARD_ONCE
     data = ok(as_dealer.post(f"{r}flop/", {"cards": ["Ad", "Kd", "3s"]}, format="json"))
     assert data["board"] == ["Ad", "Kd", "3s"]
     ok(as_dealer.post(f"{r}decisions/", {"seat": 3, "action": "check"}, format="json"), 201)
@@ -540,4 +577,7 @@ def test_rounds_list_filters(as_compliance, on_floor, supervisor):
     assert row["board"] == other.board
     bad = as_compliance.get("/api/rounds/", {"state": "dancing", "started_after": "yesterday"})
     assert bad.status_code == 400
-    assert set(bad.data) == {"state", "started_after"}
+    assert bad.data["code"] == "invalid"
+    assert bad.data["field"] == "state"  # the first of the filters, in their order
+    assert bad.data["message"] == bad.data["errors"]["state"][0]
+    assert set(bad.data["errors"]) == {"state", "started_after"}

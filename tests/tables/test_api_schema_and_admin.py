@@ -11,8 +11,9 @@ from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from rounds import services as rounds
 from tables.models import Player, Round, TPPPRegistration
-from tables.services import button, floor, rounds
+from tables.services import button, floor
 from tests.factories import TPPPRegistrationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -8,11 +8,11 @@ import pytest
 from django.utils import timezone
 
 from cardroom import clock
-from tables import options as table_options
+from cardroom.errors import Refused, Rule, State
+from rounds import services as rounds
 from tables.models import Game, Seating, Table, TableOptionChange
 from tables.selectors import NO_PLAYER_DEALER_STATUS
-from tables.services import button, floor, rounds
-from tables.services.floor import SEATING_RULE
+from tables.services import button, floor
 from tests.factories import PlayerFactory, TPPPRegistrationFactory
 
 pytestmark = pytest.mark.django_db
@@ -48,37 +48,56 @@ def test_create_with_options(as_supervisor):
 def test_create_with_an_unknown_option_names_the_rule(as_supervisor):
     response = as_supervisor.post(URL, {"name": "T", "colour": "green"}, format="json")
     assert response.status_code == 400
-    assert response.data["colour"] == ["unknown option colour"]
-    assert response.data["rule"] == table_options.OPTIONS_RULE
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == "colour"
+    assert response.data["message"] == "unknown option colour"
+    assert response.data["rule"] == Rule.OPTIONS
     assert not Table.objects.exists()
 
 
 @pytest.mark.parametrize(
-    ("body", "field", "message"),
+    ("body", "field", "message", "rule"),
     [
         (
             {"minimum_cents": 60_000},
             "minimum_cents",
             "the table minimum is above the table maximum",
+            Rule.OPTIONS,
         ),
-        ({"chip_unit_cents": 0}, "chip_unit_cents", "chip_unit_cents must be a whole number"),
-        ({"max_consecutive_hands": 3}, "max_consecutive_hands", "at most 2"),
-        ({"preflop_multiples": [2]}, "preflop_multiples", "must be 3 or 4, not 2"),
-        ({"trips_paytable": "UTH-99"}, "trips_paytable", ""),
+        (
+            {"chip_unit_cents": 0},
+            "chip_unit_cents",
+            "chip_unit_cents must be a whole number",
+            Rule.OPTIONS,
+        ),
+        ({"max_consecutive_hands": 3}, "max_consecutive_hands", "at most 2", Rule.OPTIONS),
+        (
+            {"preflop_multiples": [2]},
+            "preflop_multiples",
+            "must be 3 or 4, not 2",
+            Rule.PREFLOP_MULTIPLES,
+        ),
+        ({"trips_paytable": "UTH-99"}, "trips_paytable", "", Rule.PAYTABLES),
     ],
 )
-def test_create_with_a_broken_option_names_the_field_and_rule(as_supervisor, body, field, message):
+def test_create_with_a_broken_option_names_the_field_and_rule(
+    as_supervisor, body, field, message, rule
+):
     response = as_supervisor.post(URL, {"name": "T", **body}, format="json")
     assert response.status_code == 400, response.data
-    assert message in response.data[field][0]
-    assert response.data["rule"]
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == field
+    assert message in response.data["message"]
+    assert response.data["rule"] == rule
     assert not Table.objects.exists()
 
 
 def test_create_with_a_service_argument_as_an_option(as_supervisor):
     response = as_supervisor.post(URL, {"name": "T", "by": 1}, format="json")
     assert response.status_code == 400
-    assert response.data["by"] == ["unknown option by"]
+    assert response.data["field"] == "by"
+    assert response.data["message"] == "unknown option by"
+    assert response.data["rule"] == Rule.OPTIONS
     assert not Table.objects.exists()
 
 
@@ -87,15 +106,19 @@ def test_create_with_wrong_types_is_a_field_error(as_supervisor):
         URL, {"minimum_cents": "lots", "offer_every_hand": "perhaps"}, format="json"
     )
     assert response.status_code == 400
-    assert set(response.data) == {"name", "minimum_cents", "offer_every_hand"}
+    assert response.data["code"] == "invalid"
+    assert response.data["field"] == "minimum_cents"  # the options first, then the name
+    assert response.data["message"] == "A valid integer is required."
+    assert set(response.data["errors"]) == {"name", "minimum_cents", "offer_every_hand"}
 
 
 def test_duplicate_table_name(as_supervisor, on_floor):
     table = on_floor.table()
     response = as_supervisor.post(URL, {"name": table.name}, format="json")
     assert response.status_code == 400
-    assert response.data["rule"] == "table names are unique"
-    assert "name" in response.data
+    assert response.data["rule"] == Rule.TABLE_NAME
+    assert response.data["field"] == "name"
+    assert response.data["message"] == f"a table named {table.name!r} exists"
 
 
 def test_list_shows_seats_game_and_round(as_compliance, on_floor):
@@ -182,11 +205,15 @@ def test_button_status_follows_the_button(as_dealer, on_floor, dealer, superviso
     for _ in range(3):
         offer = button.offer_button(table_id=table.pk, by=dealer)
         button.answer_offer(table_id=table.pk, offer_id=offer.pk, accept=False, by=dealer)
-    with pytest.raises(Exception, match="no eligible seated player accepted"):
-        button.offer_button(table_id=table.pk, by=dealer)
+    refused = button.offer_button(table_id=table.pk, by=dealer)
+    assert isinstance(refused, Refused)
+    assert refused.error.state == State.NO_PLAYER_DEALER
+    assert refused.error.rule == Rule.NO_PLAYER_DEALER
+    assert refused.error.message == NO_PLAYER_DEALER_STATUS
     assert status_of(as_dealer, table) == ("no_player_dealer", NO_PLAYER_DEALER_STATUS)
     assert NO_PLAYER_DEALER_STATUS == (
-        "no eligible player accepted: a new offer round is needed (RULEBOOK §6)"
+        "no eligible seated player accepted the player-dealer position, so no round can start "
+        "at this table until one does: begin a new offer round"
     )
 
 
@@ -201,6 +228,33 @@ def test_button_status_offers_keeping_when_offers_are_not_every_hand(
         "offer the button: offers start at seat 2 and go clockwise, "
         "or seat 1 may keep it for a second consecutive hand",
     )
+    assert as_dealer.get(f"{URL}{table.pk}/").data["keeper_seat"] == 1
+
+
+def test_button_status_stops_offering_keeping_once_an_offer_round_has_begun(
+    as_dealer, on_floor, supervisor, dealer
+):
+    """Once an offer round for the next hand has begun, even one every seat declined, the
+    last player-dealer may no longer keep the button (docs/rules.md §8.4)."""
+    table = on_floor.ready_table(offer_every_hand=False, max_tppp_per_table=None)
+    round_ = on_floor.start(table, banker_seat=1)
+    rounds.void_round(round_id=round_.pk, by=supervisor, reason="misdeal")
+    for _ in range(4):  # seats 2, 3, 4, then 1 (asked last) decline
+        offer = button.offer_button(table_id=table.pk, by=dealer)
+        button.answer_offer(table_id=table.pk, offer_id=offer.pk, accept=False, by=dealer)
+    exhausted = as_dealer.post(f"{URL}{table.pk}/button/offer/")
+    assert exhausted.status_code == 409
+    assert exhausted.data["code"] == State.NO_PLAYER_DEALER
+    data = as_dealer.get(f"{URL}{table.pk}/").data
+    assert (data["button_state"], data["button_status"]) == (
+        "no_player_dealer",
+        NO_PLAYER_DEALER_STATUS,
+    )
+    assert data["keeper_seat"] is None
+    response = as_dealer.post(f"{URL}{table.pk}/button/keep/")
+    assert response.status_code == 409
+    assert response.data["code"] == State.OFFERS_REQUIRED
+    assert (response.data["rule"], response.data["section"]) == (Rule.KEEP, "8.4")
 
 
 @pytest.fixture
@@ -221,8 +275,10 @@ def test_button_status_after_the_40_minute_rule_ends_the_game(
     on_floor.bank(table, 1)  # seat 2 declines, seat 1 (asked last) keeps it
     response = as_dealer.post(f"{URL}{table.pk}/rounds/")
     assert response.status_code == 409
-    assert response.data["state"] == "game_ended"
-    assert "40-minute" in response.data["rule"]
+    assert response.data["code"] == State.GAME_ENDED
+    assert response.data["rule"] == Rule.WINDOW
+    assert response.data["section"] == "8.12"
+    assert response.data["message"].startswith("the game has ended: only 1 player(s) other")
     state, status = status_of(as_dealer, table)
     assert state == "game_ended"
     assert status.startswith("the game ended: only 1 player(s) other than a TPPP")
@@ -256,8 +312,10 @@ def test_change_options_unknown_option(as_supervisor, on_floor):
     table = on_floor.table()
     response = as_supervisor.patch(f"{URL}{table.pk}/", {"name": "renamed"}, format="json")
     assert response.status_code == 400
-    assert response.data["name"] == ["unknown option name"]
-    assert response.data["rule"] == table_options.OPTIONS_RULE
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == "name"
+    assert response.data["message"] == "unknown option name"
+    assert response.data["rule"] == Rule.OPTIONS
     assert not TableOptionChange.objects.exists()
 
 
@@ -265,7 +323,10 @@ def test_change_options_breaking_a_rule(as_supervisor, on_floor):
     table = on_floor.table()
     response = as_supervisor.patch(f"{URL}{table.pk}/", {"maximum_cents": 250}, format="json")
     assert response.status_code == 400
-    assert response.data["minimum_cents"] == ["the table minimum is above the table maximum"]
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == "minimum_cents"
+    assert response.data["message"] == "the table minimum is above the table maximum"
+    assert response.data["rule"] == Rule.OPTIONS
     assert not TableOptionChange.objects.exists()
 
 
@@ -274,7 +335,11 @@ def test_change_options_during_a_round_is_409(as_supervisor, on_floor):
     on_floor.round_in("preflop", table)
     response = as_supervisor.patch(f"{URL}{table.pk}/", {"minimum_cents": 1000}, format="json")
     assert response.status_code == 409
-    assert response.data["state"] == "preflop"
+    assert response.data["code"] == State.PREFLOP
+    assert response.data["rule"] == Rule.ROUND_SEQUENCE
+    assert response.data["message"] == (
+        "round 1 is hole cards dealt: pre-flop decisions; options change between hands"
+    )
     assert not TableOptionChange.objects.exists()
 
 
@@ -306,21 +371,23 @@ def test_seat_a_player(as_dealer, on_floor):
 
 
 @pytest.mark.parametrize(
-    ("seat", "player", "field", "message"),
+    ("seat", "player", "field", "message", "rule"),
     [
-        (2, "other", "seat", "seat 2 is taken"),
-        (7, "new", "seat", "seat 7 does not exist"),
-        (3, "seated", "player", "is already seated at"),
+        (2, "other", "seat", "seat 2 is taken", Rule.SEATS),
+        (7, "new", "seat", "seat 7 does not exist", Rule.SEATS),
+        (3, "seated", "player", "is already seated at", Rule.ONE_SEAT_PER_PLAYER),
     ],
 )
-def test_seating_errors_name_the_rule(as_dealer, on_floor, seat, player, field, message):
+def test_seating_errors_name_the_rule(as_dealer, on_floor, seat, player, field, message, rule):
     table = on_floor.table()
     seated = on_floor.seat(table, 2).player
     player = seated if player == "seated" else PlayerFactory()
     response = as_dealer.post(seat_url(table), {"seat": seat, "player": player.pk}, format="json")
     assert response.status_code == 400
-    assert message in response.data[field][0]
-    assert response.data["rule"]
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == field
+    assert message in response.data["message"]
+    assert response.data["rule"] == rule
     assert Seating.objects.count() == 1
 
 
@@ -330,24 +397,29 @@ def test_seating_tppp_limits(as_dealer, on_floor):
     second = TPPPRegistrationFactory().player
     response = as_dealer.post(seat_url(table), {"seat": 2, "player": second.pk}, format="json")
     assert response.status_code == 400
-    assert response.data["player"] == [
-        "1 TPPP player(s) seated; this table allows 1 "
-        "(RULEBOOK §6: at most one TPPP player per table)"
-    ]
-    assert response.data["rule"] == "RULEBOOK §6: rotation policy"
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == "player"
+    assert response.data["message"] == "2 TPPP players would be seated; this table allows 1"
+    assert response.data["rule"] == Rule.TPPP_PER_TABLE
+    assert response.data["section"] == "8.10"
     expired = TPPPRegistrationFactory(
         badge_expires_on=timezone.localdate() - timedelta(days=1)
     ).player
     response = as_dealer.post(seat_url(table), {"seat": 3, "player": expired.pk}, format="json")
     assert response.status_code == 400
-    assert "badge expired" in response.data["player"][0]
+    assert response.data["field"] == "player"
+    assert "badge expired" in response.data["message"]
+    assert response.data["rule"] == Rule.TPPP_REGISTERED
 
 
 def test_seating_input_errors(as_dealer, on_floor):
     table = on_floor.table()
     response = as_dealer.post(seat_url(table), {"seat": "one", "player": 999999}, format="json")
     assert response.status_code == 400
-    assert set(response.data) == {"seat", "player"}
+    assert response.data["code"] == "invalid"
+    assert response.data["field"] == "seat"
+    assert response.data["message"] == "A valid integer is required."
+    assert set(response.data["errors"]) == {"seat", "player"}
 
 
 def test_seat_at_a_missing_table_is_404(as_dealer):
@@ -372,8 +444,10 @@ def test_unseat_an_empty_seat(as_dealer, on_floor):
     table = on_floor.table()
     response = as_dealer.delete(seat_url(table, 5))
     assert response.status_code == 400
-    assert response.data["seat"] == ["seat 5 is empty"]
-    assert response.data["rule"] == SEATING_RULE
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == "seat"
+    assert response.data["message"] == "seat 5 is empty"
+    assert response.data["rule"] == Rule.SEATS
 
 
 def test_the_player_dealer_cannot_leave_during_the_hand(as_dealer, on_floor):
@@ -381,10 +455,13 @@ def test_the_player_dealer_cannot_leave_during_the_hand(as_dealer, on_floor):
     on_floor.round_in("flop", table)
     response = as_dealer.delete(seat_url(table, 1))
     assert response.status_code == 409
-    assert response.data["state"] == "flop"
-    assert "stays for the whole hand" in response.data["detail"]
+    assert response.data["code"] == State.FLOP
+    assert response.data["rule"] == Rule.STAYS_SEATED
+    assert "stays for the whole hand" in response.data["message"]
     response = as_dealer.delete(seat_url(table, 2))
     assert response.status_code == 409
+    assert response.data["code"] == State.FLOP
+    assert response.data["rule"] == Rule.ROUND_SEQUENCE
     assert Seating.objects.filter(table=table, left_at__isnull=True).count() == 4
 
 
@@ -435,15 +512,21 @@ def test_open_game_errors(as_supervisor, on_floor):
     url = f"{URL}{table.pk}/game/open/"
     response = as_supervisor.post(url, {}, format="json")
     assert response.status_code == 400
-    assert "first_offer_seat" in response.data
+    assert response.data["code"] == "invalid"
+    assert response.data["field"] == "first_offer_seat"
+    assert response.data["message"] == "This field is required."
     response = as_supervisor.post(url, {"first_offer_seat": 9}, format="json")
     assert response.status_code == 400
-    assert response.data["first_offer_seat"] == ["seat 9 does not exist"]
-    assert response.data["rule"] == SEATING_RULE
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == "first_offer_seat"
+    assert response.data["message"] == "seat 9 does not exist"
+    assert response.data["rule"] == Rule.SEATS
     assert as_supervisor.post(url, {"first_offer_seat": 1}, format="json").status_code == 201
     response = as_supervisor.post(url, {"first_offer_seat": 1}, format="json")
     assert response.status_code == 409
-    assert response.data["state"] == "open"
+    assert response.data["code"] == State.GAME_OPEN
+    assert response.data["rule"] == Rule.GAME
+    assert response.data["message"] == f"a game is already open at {table}"
     assert Game.objects.filter(table=table).count() == 1
 
 
@@ -451,12 +534,15 @@ def test_close_game_errors(as_supervisor, on_floor):
     table = on_floor.table()
     response = as_supervisor.post(f"{URL}{table.pk}/game/close/", {}, format="json")
     assert response.status_code == 409
-    assert response.data["state"] == "closed"
+    assert response.data["code"] == State.NO_GAME
+    assert response.data["rule"] == Rule.GAME
     busy = on_floor.ready_table()
     on_floor.round_in("river", busy)
     response = as_supervisor.post(f"{URL}{busy.pk}/game/close/", {}, format="json")
     assert response.status_code == 409
-    assert response.data["state"] == "river"
+    assert response.data["code"] == State.RIVER
+    assert response.data["rule"] == Rule.ROUND_SEQUENCE
+    assert response.data["message"].endswith("; a game closes between hands")
     assert Game.objects.get(table=busy).ended_at is None
 
 

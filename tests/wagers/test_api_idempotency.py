@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardroom.models import IdempotencyKey
-from tables.services import rounds
+from rounds import services as rounds
 from tests.factories import PlayerFactory
 from wagers.models import Bet, LedgerTransaction, PlayerDealerBank
 from wagers.services import chips
@@ -63,7 +63,7 @@ def test_the_bank_posted_twice_with_one_key(as_dealer, on_floor):
     assert LedgerTransaction.objects.count() == before + 1
     reused = post(as_dealer, path, {"amount": 6000})
     assert reused.status_code == 422
-    assert reused.data["state"] == "key_reused"
+    assert reused.data["code"] == "key_reused"
 
 
 @pytest.mark.parametrize(

@@ -8,22 +8,37 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tables.services import floor, rounds
+from cardroom.errors import Rule
+from rounds import services as rounds
+from tables.services import floor
 from tests.factories import PlayerFactory, TPPPRegistrationFactory
 from wagers.models import Account, Bet, LedgerTransaction, PlayerDealerBank
-from wagers.rules.validation import BAD_BEAT_RULE, CHIP_RULE, LIMIT_RULE, WAGER_RULE
-from wagers.services import chips, wagering
-from wagers.services.chips import AMOUNT_RULE
-from wagers.services.ledger import CHIPS_RULE
+from wagers.services import chips
 
 pytestmark = pytest.mark.django_db
-
-TPPP_RULE = "RULEBOOK §6: TPPP bankrolls"
 
 
 def ok(response, code=200):
     assert response.status_code == code, getattr(response, "data", response)
     return response.data
+
+
+def broken(response, field: str, rule: Rule) -> str:
+    """A 400 for a broken rule naming ``field`` and ``rule``; returns the message."""
+    assert response.status_code == 400, response.data
+    assert response.data["code"] == "rule_broken", response.data
+    assert (response.data["field"], response.data["rule"]) == (field, rule), response.data
+    assert response.data["section"] == rule.section
+    return response.data["message"]
+
+
+def invalid(response) -> dict:
+    """A 400 for input that does not parse; returns DRF's errors by field."""
+    assert response.status_code == 400, response.data
+    assert response.data["code"] == "invalid", response.data
+    errors = response.data["errors"]
+    assert response.data["field"] == next(iter(errors))
+    return errors
 
 
 def chips_of(player, table) -> int:
@@ -77,35 +92,42 @@ def test_a_second_bank_is_409(as_dealer, on_floor, table):
     before = ledger_size()
     response = as_dealer.post(f"/api/rounds/{round_.pk}/bank/", {"amount": 1000})
     assert response.status_code == 409
-    assert response.data["state"] == "wagering"
-    assert response.data["detail"] == "the player-dealer's bank is already posted for this round"
+    assert response.data["code"] == "wagering"
+    assert response.data["message"] == "the player-dealer's bank is already posted for this round"
+    assert response.data["rule"] == Rule.BANK
     assert ledger_size() == before
 
 
 @pytest.mark.parametrize(
     ("amount", "message", "rule"),
     [
-        (100_100, "the bank of 100100 cents is more than", CHIPS_RULE),
-        (0, "the bank must be a positive whole number of cents", wagering.BANK_RULE),
-        (-500, "the bank must be a positive whole number of cents", wagering.BANK_RULE),
-        (1050, "the bank must be a multiple of the table's chip", wagering.BANK_RULE),
+        (100_100, "the bank of 100100 cents is more than", Rule.CHIPS_IN_FRONT),
+        (
+            0,
+            "the player-dealer's bank must be a whole number of cents above zero, not 0",
+            Rule.BANK,
+        ),
+        (
+            -500,
+            "the player-dealer's bank must be a whole number of cents above zero, not -500",
+            Rule.BANK,
+        ),
+        (1050, "the bank of 1050 cents is not in whole 100-cent chips", Rule.BANK),
     ],
 )
 def test_bank_rules(as_dealer, on_floor, table, amount, message, rule):
     round_ = open_round(on_floor, table)
     before = ledger_size()
     response = as_dealer.post(f"/api/rounds/{round_.pk}/bank/", {"amount": amount})
-    assert response.status_code == 400, response.data
-    assert response.data["amount"][0].startswith(message)
-    assert response.data["rule"] == rule
+    assert broken(response, "amount", rule).startswith(message)
     assert ledger_size() == before
 
 
 def test_bank_input_errors(as_dealer, on_floor, table):
     round_ = open_round(on_floor, table)
     response = as_dealer.post(f"/api/rounds/{round_.pk}/bank/", {"amount": "lots"})
-    assert response.status_code == 400
-    assert "amount" in response.data
+    assert set(invalid(response)) == {"amount"}
+    assert response.data["field"] == "amount"
     assert as_dealer.post(f"/api/rounds/{round_.pk}/bank/", {}).status_code == 400
     assert as_dealer.post("/api/rounds/99999/bank/", {"amount": 1000}).status_code == 404
 
@@ -114,7 +136,8 @@ def test_the_bank_is_refused_after_no_more_bets(as_dealer, on_floor):
     round_ = on_floor.round_in("no_more_bets")
     response = as_dealer.post(f"/api/rounds/{round_.pk}/bank/", {"amount": 1000})
     assert response.status_code == 409
-    assert response.data["state"] == "no_more_bets"
+    assert response.data["code"] == "no_more_bets"
+    assert response.data["rule"] == Rule.ROUND_SEQUENCE
 
 
 # --- Wagers -----------------------------------------------------------------------------------
@@ -156,9 +179,8 @@ def test_a_wager_above_the_patrons_chips_is_400(as_dealer, on_floor, table):
     response = as_dealer.post(
         wager_url(round_), {"seat": 5, "ante": 500, "blind": 500, "trips": 1000}, format="json"
     )
-    assert response.status_code == 400, response.data
-    assert response.data["rule"] == CHIPS_RULE
-    assert "2000" in response.data["trips"][0] and "1500" in response.data["trips"][0]
+    message = broken(response, "trips", Rule.CHIPS_IN_FRONT)
+    assert "2000" in message and "1500" in message
     assert ledger_size() == before
     assert not round_.hands.exists()
     assert chips_of(player, table) == 1500
@@ -169,8 +191,7 @@ def test_a_seated_player_without_chips_cannot_wager(as_dealer, on_floor, table):
     floor.seat_player(table_id=table.pk, seat=5, player_id=player.pk, by=on_floor.dealer)
     round_ = on_floor.start(table, join=())
     response = as_dealer.post(wager_url(round_), {"seat": 5, "ante": 500, "blind": 500})
-    assert response.status_code == 400
-    assert response.data["rule"] == CHIPS_RULE
+    assert "more than the bettor's 0 cents" in broken(response, "ante", Rule.CHIPS_IN_FRONT)
 
 
 @pytest.mark.parametrize(
@@ -180,28 +201,31 @@ def test_a_seated_player_without_chips_cannot_wager(as_dealer, on_floor, table):
             {"ante": 500, "blind": 1000},
             "blind",
             "Ante (500) and Blind (1000) must be equal",
-            WAGER_RULE,
+            Rule.ANTE_BLIND,
         ),
-        ({"ante": 0, "blind": 0}, "ante", "Ante and Blind are both required", WAGER_RULE),
+        ({"ante": 0, "blind": 0}, "ante", "Ante and Blind are both required", Rule.ANTE_BLIND),
         (
             {"ante": 0, "blind": 0, "bad_beat": 500},
             "bad_beat",
             "a Bad Beat wager needs Ante and Blind",
-            BAD_BEAT_RULE,
+            Rule.BAD_BEAT,
         ),
-        ({"ante": 400, "blind": 400}, "ante", "ante of 400 cents is below the table", LIMIT_RULE),
-        ({"ante": 500, "blind": 500, "trips": 60_000}, "trips", "trips of 60000", LIMIT_RULE),
-        ({"ante": 550, "blind": 550}, "ante", "ante of 550 cents is not a multiple", CHIP_RULE),
-        ({"ante": -500, "blind": -500}, "ante", "ante must be a whole number", CHIP_RULE),
+        ({"ante": 400, "blind": 400}, "ante", "ante of 400 cents is below the table", Rule.LIMITS),
+        ({"ante": 500, "blind": 500, "trips": 60_000}, "trips", "trips of 60000", Rule.LIMITS),
+        (
+            {"ante": 550, "blind": 550},
+            "ante",
+            "ante of 550 cents is not a multiple",
+            Rule.CHIP_UNIT,
+        ),
+        ({"ante": -500, "blind": -500}, "ante", "ante must be a whole number", Rule.CHIP_UNIT),
     ],
 )
 def test_wager_rules(as_dealer, on_floor, table, body, field, message, rule):
     round_ = on_floor.start(table, join=())
     before = ledger_size()
     response = as_dealer.post(wager_url(round_), {"seat": 2, **body}, format="json")
-    assert response.status_code == 400, response.data
-    assert response.data[field][0].startswith(message)
-    assert response.data["rule"] == rule
+    assert broken(response, field, rule).startswith(message)
     assert ledger_size() == before
     assert not round_.hands.exists()
 
@@ -211,8 +235,7 @@ def test_bad_beat_needs_a_table_that_offers_it(as_dealer, on_floor):
     round_ = on_floor.start(table, join=())
     body = {"seat": 2, "ante": 500, "blind": 500, "bad_beat": 500}
     response = as_dealer.post(wager_url(round_), body, format="json")
-    assert response.status_code == 400
-    assert response.data["bad_beat"] == ["this table offers no Bad Beat wager"]
+    assert broken(response, "bad_beat", Rule.BAD_BEAT) == "this table offers no Bad Beat wager"
 
 
 def test_a_wager_after_no_more_bets_is_409(as_dealer, on_floor):
@@ -220,7 +243,7 @@ def test_a_wager_after_no_more_bets_is_409(as_dealer, on_floor):
     before = ledger_size()
     response = as_dealer.post(wager_url(round_), {"seat": 4, "ante": 500, "blind": 500})
     assert response.status_code == 409
-    assert response.data["state"] == "no_more_bets"
+    assert response.data["code"] == "no_more_bets"
     assert ledger_size() == before
 
 
@@ -228,7 +251,8 @@ def test_a_seat_wagers_once(as_dealer, on_floor, table):
     round_ = on_floor.start(table, join=(2,))
     response = as_dealer.post(wager_url(round_), {"seat": 2, "ante": 500, "blind": 500})
     assert response.status_code == 409
-    assert response.data["detail"] == (
+    assert response.data["code"] == "wagering"
+    assert response.data["message"] == (
         "seat 2 has placed its wagers; nothing is increased or withdrawn"
     )
 
@@ -240,15 +264,12 @@ def test_a_tppp_cannot_wager(as_dealer, on_floor):
     round_ = on_floor.start(table, join=(2,))
     before = ledger_size()
     response = as_dealer.post(wager_url(round_), {"seat": 3, "ante": 500, "blind": 500})
-    assert response.status_code == 400
-    assert response.data["seat"][0].startswith("seat 3 is a TPPP player")
-    assert response.data["rule"] == "RULEBOOK §6"
+    assert broken(response, "seat", Rule.TPPP_BANKS_ONLY).startswith("seat 3 is a TPPP player")
     body = {"seat": 2, "ante": 500, "blind": 500, "backline_player": tppp.pk}
     response = as_dealer.post(wager_url(round_), body, format="json")
-    assert response.status_code == 400
-    assert response.data["backline_player"] == [
+    assert broken(response, "backline_player", Rule.TPPP_BANKS_ONLY) == (
         "a TPPP player accepts and settles wagers only while holding the position"
-    ]
+    )
     assert ledger_size() == before
 
 
@@ -267,9 +288,8 @@ def test_backline_is_a_table_option(as_dealer, on_floor):
     body = {"seat": 2, "ante": 500, "blind": 500, "backline_player": backliner(on_floor, table).pk}
     before = ledger_size()
     response = as_dealer.post(wager_url(round_), body, format="json")
-    assert response.status_code == 400
-    assert response.data["seat"] == ["this table does not allow backline wagers"]
-    assert response.data["rule"] == wagering.BACKLINE_RULE
+    message = broken(response, "seat", Rule.BACKLINE)
+    assert message == "this table does not allow backline wagers"
     assert ledger_size() == before
 
 
@@ -293,15 +313,13 @@ def test_backline_errors(as_dealer, on_floor, table):
         response = as_dealer.post(
             wager_url(round_), {"ante": 500, "blind": 500, **body}, format="json"
         )
-        assert response.status_code == 400, response.data
-        assert response.data[field][0].startswith(message)
+        assert broken(response, field, Rule.BACKLINE).startswith(message)
     response = as_dealer.post(
         wager_url(round_),
         {"seat": 2, "ante": 500, "blind": 500, "backline_player": 99999},
         format="json",
     )
-    assert response.status_code == 400
-    assert "backline_player" in response.data
+    assert set(invalid(response)) == {"backline_player"}
 
 
 def test_backline_bettors_follow_the_seat_to_the_settlement(as_dealer, as_compliance, on_floor):
@@ -359,15 +377,15 @@ def test_settlement_before_settled_is_409(as_compliance, on_floor, state):
     round_ = on_floor.round_in(state)
     response = as_compliance.get(f"/api/rounds/{round_.pk}/settlement/")
     assert response.status_code == 409
-    assert response.data["state"] == state
-    assert "its settlement is posted when it is settled" in response.data["detail"]
+    assert response.data["code"] == state
+    assert "its settlement is posted when it is settled" in response.data["message"]
 
 
 def test_a_void_round_has_no_settlement(as_compliance, on_floor):
     round_ = on_floor.round_in("voided")
     response = as_compliance.get(f"/api/rounds/{round_.pk}/settlement/")
     assert response.status_code == 409
-    assert response.data["state"] == "voided"
+    assert response.data["code"] == "voided"
     assert as_compliance.get("/api/rounds/99999/settlement/").status_code == 404
 
 
@@ -418,9 +436,19 @@ def test_buy_in(as_dealer, on_floor):
 @pytest.mark.parametrize(
     ("body", "field", "message", "rule"),
     [
-        ({"amount": 0}, "amount", "the amount must be a positive whole number", AMOUNT_RULE),
-        ({"amount": -100}, "amount", "the amount must be a positive whole number", AMOUNT_RULE),
-        ({"amount": 150}, "amount", "the amount must be a multiple of the table's", AMOUNT_RULE),
+        ({"amount": 0}, "amount", "the amount must be a positive whole number", Rule.CHIP_AMOUNT),
+        (
+            {"amount": -100},
+            "amount",
+            "the amount must be a positive whole number",
+            Rule.CHIP_AMOUNT,
+        ),
+        (
+            {"amount": 150},
+            "amount",
+            "the amount must be a multiple of the table's",
+            Rule.CHIP_AMOUNT,
+        ),
     ],
 )
 def test_buy_in_rules(as_dealer, on_floor, body, field, message, rule):
@@ -429,9 +457,7 @@ def test_buy_in_rules(as_dealer, on_floor, body, field, message, rule):
     response = as_dealer.post(
         chips_url(table, "buy-in"), {"player": player.pk, "currency": True, **body}, format="json"
     )
-    assert response.status_code == 400
-    assert response.data[field][0].startswith(message)
-    assert response.data["rule"] == rule
+    assert broken(response, field, rule).startswith(message)
     assert not LedgerTransaction.objects.exists()
 
 
@@ -441,8 +467,7 @@ def test_buy_in_input_errors(as_dealer, on_floor):
     response = as_dealer.post(
         chips_url(table, "buy-in"), {"player": 99999, "amount": "x"}, format="json"
     )
-    assert response.status_code == 400
-    assert set(response.data) == {"player", "amount", "currency"}
+    assert set(invalid(response)) == {"player", "amount", "currency"}
     body = {"player": player.pk, "amount": 1000, "currency": True}
     assert as_dealer.post("/api/tables/99999/chips/buy-in/", body).status_code == 404
     assert not LedgerTransaction.objects.exists()
@@ -453,9 +478,8 @@ def test_a_tppp_is_filled_not_bought_in(as_dealer, on_floor):
     tppp = TPPPRegistrationFactory().player
     body = {"player": tppp.pk, "amount": 50_000, "currency": True}
     response = as_dealer.post(chips_url(table, "buy-in"), body, format="json")
-    assert response.status_code == 400
-    assert response.data["player"][0].startswith("a TPPP's chips come to the table by a fill")
-    assert response.data["rule"] == TPPP_RULE
+    message = broken(response, "player", Rule.TPPP_BANKROLL)
+    assert message.startswith("a TPPP's chips come to the table by a fill")
     data = ok(
         as_dealer.post(
             chips_url(table, "fill"), {"player": tppp.pk, "amount": 50_000}, format="json"
@@ -473,11 +497,9 @@ def test_a_fill_for_a_patron_is_400(as_dealer, on_floor):
     response = as_dealer.post(
         chips_url(table, "fill"), {"player": patron.pk, "amount": 10_000}, format="json"
     )
-    assert response.status_code == 400
-    assert response.data["player"] == [
+    assert broken(response, "player", Rule.TPPP_BANKROLL) == (
         "fills bring a TPPP player-dealer's bankroll to the table; a patron buys in"
-    ]
-    assert response.data["rule"] == TPPP_RULE
+    )
     assert not LedgerTransaction.objects.exists()
 
 
@@ -510,21 +532,20 @@ def test_cash_out_errors(as_dealer, on_floor):
     player = PlayerFactory()
     body = {"player": player.pk, "amount": 1000, "currency": True}
     response = as_dealer.post(chips_url(table, "cash-out"), body, format="json")
-    assert response.status_code == 400
-    assert response.data["player"][0].endswith(f"has no chips at {table}")
+    message = broken(response, "player", Rule.CHIPS_IN_FRONT)
+    assert message.endswith(f"has no chips at {table}")
     on_floor.bring_chips(table, player, 5000)
     before = ledger_size()
     body = {"player": player.pk, "amount": 5100, "currency": True}
     response = as_dealer.post(chips_url(table, "cash-out"), body, format="json")
-    assert response.status_code == 400
-    assert response.data["amount"] == [f"{player.name} has 5000 cents at {table}, not 5100"]
-    assert response.data["rule"] == CHIPS_RULE
+    message = broken(response, "amount", Rule.CHIPS_IN_FRONT)
+    assert message == f"{player.name} has 5000 cents at {table}, not 5100"
     tppp = TPPPRegistrationFactory().player
     on_floor.bring_chips(table, tppp, 5000)
     body = {"player": tppp.pk, "currency": True}
     response = as_dealer.post(chips_url(table, "cash-out"), body, format="json")
     assert response.status_code == 400
-    assert response.data["rule"] == TPPP_RULE
+    assert response.data["rule"] == Rule.TPPP_BANKROLL
     assert ledger_size()[0] == before[0] + 1  # the TPPP's fill, nothing else
     assert chips_of(player, table) == 5000
 
@@ -543,7 +564,7 @@ def test_credit(as_dealer, on_floor):
     on_floor.bring_chips(table, patron, 1000)
     response = as_dealer.post(chips_url(table, "credit"), {"player": patron.pk}, format="json")
     assert response.status_code == 400
-    assert response.data["rule"] == TPPP_RULE
+    assert response.data["rule"] == Rule.TPPP_BANKROLL
     assert chips_of(patron, table) == 1000
 
 
@@ -571,8 +592,7 @@ def test_accounts_list_filters(as_compliance, on_floor):
     assert rows(open="false") == []
     assert rows(player=99999) == []
     bad = as_compliance.get("/api/accounts/", {"kind": "piggy_bank"})
-    assert bad.status_code == 400
-    assert set(bad.data) == {"kind"}
+    assert set(invalid(bad)) == {"kind"}
     page = ok(as_compliance.get("/api/accounts/", {"limit": 2}))
     assert len(page["results"]) == 2 and page["count"] > 2 and page["next"]
 

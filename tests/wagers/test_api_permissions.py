@@ -6,7 +6,7 @@ import pytest
 from django.apps import apps
 
 from cardroom.models import IdempotencyKey
-from tables.services import rounds
+from rounds import services as rounds
 from tests.factories import PlayerFactory, TPPPRegistrationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +89,8 @@ def test_compliance_officer_cannot_move_money(as_compliance, world, write):
     before = row_counts()
     response = call(as_compliance, path, body, world)
     assert response.status_code == 403
-    assert response.data["detail"] == "your role may not do this"
+    assert response.data["code"] == "permission_denied"
+    assert response.data["message"] == "your role may not do this"
     assert row_counts() == before
 
 

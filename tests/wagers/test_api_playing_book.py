@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from cardroom.clock import freeze
-from tables.services import rounds
+from rounds import services as rounds
 from tests.factories import TPPPRegistrationFactory
 from wagers.models import PlayerDealerBank
 from wagers.selectors import PLAYING_BOOK_COLUMNS
@@ -118,7 +118,10 @@ def test_bad_dates_are_400(as_compliance, banked):
     url = f"/api/players/{tppp.pk}/playing-book.csv"
     response = as_compliance.get(url, {"since": "yesterday"})
     assert response.status_code == 400
-    assert set(response.data) == {"since"}
+    assert (response.data["code"], response.data["field"]) == ("invalid", "since")
+    assert set(response.data["errors"]) == {"since"}
     response = as_compliance.get(url, {"since": "2026-03-10", "until": "2026-03-09"})
     assert response.status_code == 400
-    assert response.data["until"] == ["is before since"]
+    assert (response.data["code"], response.data["field"]) == ("invalid", "until")
+    assert response.data["message"] == "is before since"
+    assert response.data["errors"] == {"until": ["is before since"]}

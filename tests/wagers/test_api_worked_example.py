@@ -1,4 +1,4 @@
-"""RULEBOOK §5's worked example, end to end through the API, in cents (W = 10000).
+"""docs/rules.md §7.3's worked example, end to end through the API, in cents (W = 10000).
 
 Seats clockwise from the player-dealer's left (the player-dealer at seat 6): S1 (seat 1)
 folds with Ante 2500 and Blind 2500; S2 (seat 2) plays 4x pre-flop (Play 10000) with Ante

@@ -1,10 +1,11 @@
 """The money REST API: thin views that parse input, call one service or selector, answer.
 
-It follows the floor API's conventions (``tables.apis``): the same permissions, error
+It follows the API toolkit's conventions (``cardroom.api``): the same permissions, error
 answers, idempotency keys and pagination. Amounts are integer cents.
 """
 
 from .accounts import AccountDetailApi, AccountListApi, AccountTransactionListApi
+from .calculator import SettlementCalculatorApi
 from .chips import ChipsBuyInApi, ChipsCashOutApi, ChipsCreditApi, ChipsFillApi
 from .players import (
     PlayerBankListApi,
@@ -12,7 +13,7 @@ from .players import (
     PlayerPlayingBookApi,
     PlayerSessionListApi,
 )
-from .rounds import RoundBankApi, RoundSettlementApi, RoundWagerApi
+from .settlement import RoundSettlementApi
 
 __all__ = [
     "AccountDetailApi",
@@ -26,7 +27,6 @@ __all__ = [
     "PlayerBankrollApi",
     "PlayerPlayingBookApi",
     "PlayerSessionListApi",
-    "RoundBankApi",
     "RoundSettlementApi",
-    "RoundWagerApi",
+    "SettlementCalculatorApi",
 ]

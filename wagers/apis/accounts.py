@@ -6,7 +6,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tables.apis.common import (
+from cardroom.api import (
     PAGE_PARAMETERS,
     READ,
     READ_ERRORS,

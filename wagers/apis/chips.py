@@ -9,8 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api import idempotent
-from tables.apis.common import RUN_TABLE_OR_READ, write_schema
+from cardroom.api import RUN_TABLE_OR_READ, idempotent, write_schema
 from tables.models import Player
 from wagers import selectors
 from wagers.models import LedgerTransaction
@@ -27,7 +26,7 @@ def _player() -> serializers.PrimaryKeyRelatedField:
 
 def _currency() -> serializers.BooleanField:
     return serializers.BooleanField(
-        help_text="whether currency changed hands (Title 31 records, RULEBOOK §8)"
+        help_text="whether currency changed hands (Title 31 records, docs/rules.md §10.7)"
     )
 
 

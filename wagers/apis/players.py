@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -12,9 +11,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.gaming_day import gaming_day_start
+from cardroom.api import PAGE_PARAMETERS, READ, READ_ERRORS, paginated, paginated_response
+from cardroom.gaming_day import gaming_day_window
 from tables import selectors as floor_selectors
-from tables.apis.common import PAGE_PARAMETERS, READ, READ_ERRORS, paginated, paginated_response
 from wagers import selectors
 
 from .serializers import BankrollSerializer, PlayerBankSerializer, SessionSerializer
@@ -114,8 +113,8 @@ class PlayerPlayingBookApi(APIView):
         player = floor_selectors.player_get(player_id=player_id)
         text = selectors.playing_book_csv(
             player,
-            since=gaming_day_start(since) if since else None,
-            until=gaming_day_start(until + timedelta(days=1)) if until else None,
+            since=gaming_day_window(since)[0] if since else None,
+            until=gaming_day_window(until)[1] if until else None,
         )
         name = "playing-book-" + re.sub(r"[^A-Za-z0-9_-]", "_", player.player_number)
         if since:

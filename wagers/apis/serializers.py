@@ -1,19 +1,16 @@
 """Output serializers of the money API. Amounts are integer cents, as in the calculator's
-JSON (RULEBOOK appendix); the round's bank and bets come from the floor's round detail."""
+JSON (docs/rules.md §11); the round's bank and bets come from the floor's round detail."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
-from tables.apis.common import Timestamp
-from tables.apis.serializers import (
-    BankSerializer,
-    PlayerSummarySerializer,
-    _username,
-    bettor_label,
-)
-from tables.models import RoundState
+from cardroom.api import Timestamp, username_field
+from tables.models import ROUND_STATE_CHOICES
+from tables.serializers import PlayerSummarySerializer
 from wagers.models import AccountKind, TransactionKind
+from wagers.rules.wagers import WagerKind, bettor_label
+from wagers.serializers import BankSerializer
 
 
 class EntrySerializer(serializers.Serializer):
@@ -31,7 +28,7 @@ class LedgerTransactionSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=TransactionKind.choices)
     at = Timestamp()
-    by = _username("by")
+    by = username_field("by")
     round = serializers.IntegerField(source="round_id", allow_null=True)
     currency = serializers.BooleanField(help_text="buy-ins and cash-outs: was currency exchanged")
     memo = serializers.CharField(allow_blank=True)
@@ -75,13 +72,13 @@ class AccountSerializer(serializers.Serializer):
 
 
 class SettlementLineSerializer(serializers.Serializer):
-    """How one wager was settled, in its place in the settlement order (RULEBOOK §5)."""
+    """How one wager was settled, in its place in the settlement order (docs/rules.md §7.2)."""
 
     order = serializers.IntegerField(help_text="the place in the settlement order, from 1")
     seat = serializers.IntegerField()
     bettor = serializers.SerializerMethodField(help_text='"seat" or "backline-N" (N from 1)')
     player = PlayerSummarySerializer(source="bet.player")
-    wager = serializers.ChoiceField(choices=["ante", "play", "blind", "trips", "bad_beat"])
+    wager = serializers.ChoiceField(choices=[kind.value for kind in WagerKind])
     stake = serializers.IntegerField(source="stake_cents")
     outcome = serializers.ChoiceField(choices=["win", "lose", "push"])
     paid = serializers.IntegerField(source="paid_cents")
@@ -112,7 +109,7 @@ class RoundSettlementSerializer(serializers.Serializer):
     round = serializers.IntegerField(source="round.id")
     table = serializers.IntegerField(source="round.table_id")
     number = serializers.IntegerField(source="round.number")
-    state = serializers.ChoiceField(source="round.state", choices=RoundState.choices)
+    state = serializers.ChoiceField(source="round.state", choices=ROUND_STATE_CHOICES)
     bank = BankSerializer()
     lines = SettlementLineSerializer(many=True, help_text="in settlement order")
 

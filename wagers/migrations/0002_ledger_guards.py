@@ -2,14 +2,23 @@
 
 - Every ledger transaction sums to zero: a deferred constraint trigger checks
   each transaction's entries at commit.
-- Ledger rows, settlement lines and settled rounds are immutable: UPDATE and
-  DELETE are refused (corrections are reversing transactions).
+- Ledger rows and settlement lines are immutable: UPDATE and DELETE are refused
+  (corrections are reversing transactions).
+The floor's own rows (rounds, hands, decisions) are guarded by the floor's migrations.
 SQLite (the development default) has no such triggers; Python checks the same.
 """
 
 from django.db import migrations
 
-GUARDS = """
+from cardroom.history import (
+    DROP_REFUSE_HISTORY_CHANGE,
+    REFUSE_HISTORY_CHANGE,
+    drop_immutable,
+    immutable,
+    run_on_postgresql,
+)
+
+BALANCED = """
 CREATE FUNCTION ledger_transaction_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE total bigint;
 BEGIN
@@ -26,60 +35,35 @@ CREATE CONSTRAINT TRIGGER ledger_entry_balanced
     AFTER INSERT ON wagers_ledgerentry
     DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW EXECUTE FUNCTION ledger_transaction_balanced();
-
-CREATE FUNCTION refuse_history_change() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    RAISE EXCEPTION '% rows are history and cannot be changed: post a correction instead',
-        TG_TABLE_NAME USING ERRCODE = 'restrict_violation';
-END $$;
-
-CREATE TRIGGER ledger_entry_immutable BEFORE UPDATE OR DELETE ON wagers_ledgerentry
-    FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
-CREATE TRIGGER ledger_transaction_immutable BEFORE UPDATE OR DELETE ON wagers_ledgertransaction
-    FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
-CREATE TRIGGER settlement_line_immutable BEFORE UPDATE OR DELETE ON wagers_settlementline
-    FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
-
-CREATE FUNCTION refuse_finished_round_change() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF OLD.state IN ('settled', 'voided') THEN
-        RAISE EXCEPTION 'round % is %: a finished round is never edited', OLD.id, OLD.state
-            USING ERRCODE = 'restrict_violation';
-    END IF;
-    IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
-    RETURN NEW;
-END $$;
-
-CREATE TRIGGER finished_round_immutable BEFORE UPDATE OR DELETE ON tables_round
-    FOR EACH ROW EXECUTE FUNCTION refuse_finished_round_change();
 """
-
-DROP_GUARDS = """
-DROP TRIGGER IF EXISTS finished_round_immutable ON tables_round;
-DROP FUNCTION IF EXISTS refuse_finished_round_change();
-DROP TRIGGER IF EXISTS settlement_line_immutable ON wagers_settlementline;
-DROP TRIGGER IF EXISTS ledger_transaction_immutable ON wagers_ledgertransaction;
-DROP TRIGGER IF EXISTS ledger_entry_immutable ON wagers_ledgerentry;
-DROP FUNCTION IF EXISTS refuse_history_change();
+DROP_BALANCED = """
 DROP TRIGGER IF EXISTS ledger_entry_balanced ON wagers_ledgerentry;
 DROP FUNCTION IF EXISTS ledger_transaction_balanced();
 """
-
-
-def _run(schema_editor, sql: str) -> None:
-    if schema_editor.connection.vendor != "postgresql":
-        return
-    # A raw cursor without parameters, so the '%' of RAISE formats is not a placeholder.
-    with schema_editor.connection.cursor() as cursor:
-        cursor.execute(sql)
+# table -> its trigger's name
+IMMUTABLE = {
+    "wagers_ledgerentry": "ledger_entry_immutable",
+    "wagers_ledgertransaction": "ledger_transaction_immutable",
+    "wagers_settlementline": "settlement_line_immutable",
+}
 
 
 def install(apps, schema_editor):
-    _run(schema_editor, GUARDS)
+    run_on_postgresql(
+        schema_editor,
+        BALANCED,
+        REFUSE_HISTORY_CHANGE,
+        *(immutable(table, trigger=name) for table, name in IMMUTABLE.items()),
+    )
 
 
 def uninstall(apps, schema_editor):
-    _run(schema_editor, DROP_GUARDS)
+    run_on_postgresql(
+        schema_editor,
+        *(drop_immutable(table, trigger=name) for table, name in IMMUTABLE.items()),
+        DROP_REFUSE_HISTORY_CHANGE,
+        DROP_BALANCED,
+    )
 
 
 class Migration(migrations.Migration):

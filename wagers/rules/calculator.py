@@ -1,4 +1,4 @@
-"""The settlement calculator's JSON format (RULEBOOK appendix).
+"""The settlement calculator's JSON format (docs/rules.md §11).
 
 ``settle_request`` takes the parsed JSON of one complete hand, checks every
 rule of §3 (a broken one is a RuleError naming the rule and the JSON field),
@@ -13,11 +13,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from tables.rules.cards import DUPLICATE_RULE, Card, format_cards, parse_cards
+from cardroom.errors import Rule, RuleError
+from tables.rules.cards import Card, format_cards, parse_cards
 from tables.rules.decisions import DEFAULT_PREFLOP_MULTIPLES, validate_preflop_multiples
-from tables.rules.deck import SEAT_RULE, SEATS
-from tables.rules.errors import RuleError
 from tables.rules.hands import best_five
+from tables.rules.options import GameOptions
 from tables.rules.paytables import (
     BAD_BEAT_CATEGORIES,
     BAD_BEAT_PAYTABLES,
@@ -25,29 +25,27 @@ from tables.rules.paytables import (
     TRIPS_PAYTABLES,
     resolve_paytable,
 )
+from tables.rules.seats import MAX_PLAYERS, require_seat
 
-from .settlement import BANK_RULE
 from .showdown import HandOutcome, SeatHand, play_out
 from .validation import (
-    CHIP_RULE,
     validate_backline_play,
+    validate_bank,
     validate_opening_wagers,
     validate_play_amount,
 )
-from .wagers import GameOptions, Stakes
+from .wagers import Stakes
 
-FORMAT_RULE = "RULEBOOK appendix: the settlement calculator's format"
-MAX_PLAYERS = 5
 _MISSING = object()
 
 
 def _field(data: Mapping[str, Any], name: str, default: Any = _MISSING) -> Any:
     if not isinstance(data, Mapping):
-        raise RuleError("expected a JSON object", rule=FORMAT_RULE)
+        raise RuleError("expected a JSON object", rule=Rule.CALCULATOR_FORMAT)
     if name in data:
         return data[name]
     if default is _MISSING:
-        raise RuleError(f"{name} is required", rule=FORMAT_RULE, field=name)
+        raise RuleError(f"{name} is required", rule=Rule.CALCULATOR_FORMAT, field=name)
     return default
 
 
@@ -56,7 +54,7 @@ def _cents(data: Mapping[str, Any], name: str, default: Any = _MISSING) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise RuleError(
             f"{name} must be a whole number of cents, zero or more, not {value!r}",
-            rule=FORMAT_RULE,
+            rule=Rule.CALCULATOR_FORMAT,
             field=name,
         )
     return value
@@ -74,7 +72,7 @@ def parse_options(data: object) -> GameOptions:
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
-        raise RuleError("options must be a JSON object", rule=FORMAT_RULE)
+        raise RuleError("options must be a JSON object", rule=Rule.CALCULATOR_FORMAT)
     known = {
         "trips_paytable",
         "bad_beat_paytable",
@@ -86,7 +84,9 @@ def parse_options(data: object) -> GameOptions:
     }
     unknown = sorted(set(data) - known)
     if unknown:
-        raise RuleError(f"unknown option {unknown[0]!r}", rule=FORMAT_RULE, field=unknown[0])
+        raise RuleError(
+            f"unknown option {unknown[0]!r}", rule=Rule.CALCULATOR_FORMAT, field=unknown[0]
+        )
     trips = _within(
         "trips_paytable",
         resolve_paytable,
@@ -109,7 +109,9 @@ def parse_options(data: object) -> GameOptions:
     chip_unit = _cents(data, "chip_unit_cents", 1)
     if chip_unit == 0:
         raise RuleError(
-            "the chip unit must be at least 1 cent", rule=FORMAT_RULE, field="chip_unit_cents"
+            "the chip unit must be at least 1 cent",
+            rule=Rule.CALCULATOR_FORMAT,
+            field="chip_unit_cents",
         )
     multiples = _within(
         "allowed_preflop_multiples",
@@ -125,13 +127,15 @@ def parse_options(data: object) -> GameOptions:
         if minimum is not None and maximum < minimum:
             raise RuleError(
                 "the table maximum is below the table minimum",
-                rule=FORMAT_RULE,
+                rule=Rule.CALCULATOR_FORMAT,
                 field="table_maximum_cents",
             )
     backline_allowed = data.get("backline_allowed", True)
     if not isinstance(backline_allowed, bool):
         raise RuleError(
-            "backline_allowed is true or false", rule=FORMAT_RULE, field="backline_allowed"
+            "backline_allowed is true or false",
+            rule=Rule.CALCULATOR_FORMAT,
+            field="backline_allowed",
         )
     return GameOptions(
         trips_paytable=trips,
@@ -155,7 +159,9 @@ def _refuse_unknown(data: object, known: set[str]) -> None:
     if isinstance(data, Mapping):
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RuleError(f"unknown field {unknown[0]!r}", rule=FORMAT_RULE, field=unknown[0])
+            raise RuleError(
+                f"unknown field {unknown[0]!r}", rule=Rule.CALCULATOR_FORMAT, field=unknown[0]
+            )
 
 
 def _stakes(data: Mapping[str, Any], *, with_play: bool) -> Stakes:
@@ -171,22 +177,23 @@ def _stakes(data: Mapping[str, Any], *, with_play: bool) -> Stakes:
 
 def _parse_seat(data: Mapping[str, Any], options: GameOptions) -> SeatHand:
     seat = _field(data, "seat")
-    if type(seat) is not int or seat not in SEATS:
-        raise RuleError(f"seat {seat!r} does not exist", rule=SEAT_RULE, field="seat")
+    require_seat(seat)
     hole = _within("hole", parse_cards, _field(data, "hole"), count=2)
     stakes = _stakes(data, with_play=True)
     folded = _field(data, "folded", False)
     if not isinstance(folded, bool):
-        raise RuleError("folded is true or false", rule=FORMAT_RULE, field="folded")
+        raise RuleError("folded is true or false", rule=Rule.CALCULATOR_FORMAT, field="folded")
     validate_opening_wagers(stakes, options)
     validate_play_amount(stakes, options, folded=folded)
     backline_data = _field(data, "backline", [])
     if not isinstance(backline_data, list):
-        raise RuleError("backline is a list of bettors", rule=FORMAT_RULE, field="backline")
+        raise RuleError(
+            "backline is a list of bettors", rule=Rule.CALCULATOR_FORMAT, field="backline"
+        )
     if backline_data and not options.backline_allowed:
         raise RuleError(
             "this table does not allow backline wagers",
-            rule="RULEBOOK §3: backline (a table option)",
+            rule=Rule.BACKLINE,
             field="backline",
         )
     backline = []
@@ -207,29 +214,15 @@ def parse_request(
 ) -> tuple[GameOptions, int, tuple[Card, ...], int, tuple[Card, ...], tuple[SeatHand, ...]]:
     """Validate a request: (options, player-dealer seat, its hole cards, bank, board, seats)."""
     if not isinstance(data, Mapping):
-        raise RuleError("the hand must be a JSON object", rule=FORMAT_RULE)
+        raise RuleError("the hand must be a JSON object", rule=Rule.CALCULATOR_FORMAT)
     _refuse_unknown(data, HAND_KEYS)
     _within("player_dealer", _refuse_unknown, data.get("player_dealer"), DEALER_KEYS)
     options = _within("options", parse_options, data.get("options"))
     dealer_data = _field(data, "player_dealer")
     dealer_seat = _within("player_dealer", _field, dealer_data, "seat")
-    if type(dealer_seat) is not int or dealer_seat not in SEATS:
-        raise RuleError(
-            f"seat {dealer_seat!r} does not exist", rule=SEAT_RULE, field="player_dealer.seat"
-        )
+    require_seat(dealer_seat, field="player_dealer.seat")
     bank = _within("player_dealer", _cents, dealer_data, "bank")
-    if bank == 0:
-        raise RuleError(
-            "the player-dealer's bank must be above zero",
-            rule=BANK_RULE,
-            field="player_dealer.bank",
-        )
-    if bank % options.chip_unit:
-        raise RuleError(
-            f"the bank of {bank} cents is not in whole {options.chip_unit}-cent chips",
-            rule=CHIP_RULE,
-            field="player_dealer.bank",
-        )
+    validate_bank(bank, options.chip_unit, field="player_dealer.bank")
     dealer_hole = _within(
         "player_dealer.hole",
         parse_cards,
@@ -239,11 +232,11 @@ def parse_request(
     board = _within("board", parse_cards, _field(data, "board"), count=5)
     seats_data = _field(data, "seats")
     if not isinstance(seats_data, list) or not seats_data:
-        raise RuleError("seats is a non-empty list", rule=FORMAT_RULE, field="seats")
+        raise RuleError("seats is a non-empty list", rule=Rule.CALCULATOR_FORMAT, field="seats")
     if len(seats_data) > MAX_PLAYERS:
         raise RuleError(
             f"at most {MAX_PLAYERS} players play against the player-dealer, not {len(seats_data)}",
-            rule="RULEBOOK §3: six seats, at most five players against the player-dealer",
+            rule=Rule.FIVE_PLAYERS,
             field="seats",
         )
     seats = tuple(
@@ -254,7 +247,7 @@ def parse_request(
         if hand.seat in taken:
             raise RuleError(
                 f"seat {hand.seat} is already taken (by the player-dealer or another player)",
-                rule="RULEBOOK §3: one hand per seat",
+                rule=Rule.SEATS,
                 field=f"seats[{index}].seat",
             )
         taken.add(hand.seat)
@@ -273,7 +266,7 @@ def _ensure_dealt_once(groups: list[tuple[str, tuple[Card, ...]]]) -> None:
             if card in first_seen:
                 raise RuleError(
                     f"card {card} appears twice (also in {first_seen[card]})",
-                    rule=DUPLICATE_RULE,
+                    rule=Rule.CARD_ONCE,
                     field=field,
                 )
             first_seen[card] = field

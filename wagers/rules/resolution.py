@@ -1,4 +1,4 @@
-"""How each wager of a hand resolves against the player-dealer (RULEBOOK §4).
+"""How each wager of a hand resolves against the player-dealer (docs/rules.md §6).
 
 | wager    | player wins                   | player loses        | tie  | folded |
 | Ante     | 1:1 if dealer qualifies, else push | lose if qualifies, else push | push | lose |
@@ -15,9 +15,10 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from tables.rules.hands import Category, HandValue, compare
+from tables.rules.options import GameOptions
 from tables.rules.paytables import PayTable, payout
 
-from .wagers import GameOptions, Stakes, WagerKind
+from .wagers import Stakes, WagerKind
 
 DEALER_QUALIFIES_WITH = Category.ONE_PAIR
 BAD_BEAT_MINIMUM = Category.THREE_OF_A_KIND

@@ -1,4 +1,4 @@
-"""Coverage-limited settlement (RULEBOOK §5).
+"""Coverage-limited settlement (docs/rules.md §7.2-§7.3).
 
 The player-dealer puts up a bank W and "may not win or lose more than the
 original amount wagered". Wagers are settled in a fixed order (fold pass, then
@@ -19,14 +19,11 @@ from enum import Enum
 from fractions import Fraction
 from typing import NamedTuple
 
-from tables.rules.deck import clockwise_from_left_of
-from tables.rules.errors import RuleError
+from cardroom.errors import Rule, RuleError
+from tables.rules.seats import clockwise_from_left_of
 
 from .resolution import Outcome, Resolution
-from .wagers import FOLD_ORDER, SHOWDOWN_ORDER, WagerKind
-
-BANK_RULE = "RULEBOOK §5: the player-dealer's bank W is above zero"
-SEAT_BETTOR = 0  # bettor number of the seated player; backline bettors are 1, 2, ...
+from .wagers import FOLD_ORDER, SHOWDOWN_ORDER, WagerKind, bettor_label
 
 
 class SettlementPass(Enum):
@@ -61,7 +58,7 @@ class SettlementLine(NamedTuple):
 
     @property
     def bettor_label(self) -> str:
-        return "seat" if self.bettor == SEAT_BETTOR else f"backline-{self.bettor}"
+        return bettor_label(self.bettor)
 
     @property
     def player_net(self) -> int:
@@ -101,7 +98,7 @@ def apply_coverage(bank: int, ordered: Iterable[PendingWager]) -> Settlement:
     """Settle wagers in the given order against a bank of ``bank`` cents."""
     if isinstance(bank, bool) or not isinstance(bank, int) or bank <= 0:
         raise RuleError(
-            f"the bank must be a positive amount of cents, not {bank!r}", rule=BANK_RULE
+            f"the bank must be a positive amount of cents, not {bank!r}", rule=Rule.BANK
         )
     net = 0
     exhausted = False
@@ -161,7 +158,7 @@ def settlement_order(
     if player_dealer_seat in resolutions:
         raise RuleError(
             f"seat {player_dealer_seat} is the player-dealer's and has no wagers of its own",
-            rule="RULEBOOK §6: no one wagers on the player-dealer position",
+            rule=Rule.PLAYER_DEALER_SEAT,
         )
     seats = clockwise_from_left_of(player_dealer_seat, list(resolutions))
     fold_pass: list[PendingWager] = []

@@ -1,4 +1,4 @@
-"""One complete hand at the table: evaluate, resolve every wager, settle (RULEBOOK §4-§5)."""
+"""One complete hand at the table: evaluate, resolve every wager, settle (docs/rules.md §6-§7)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from dataclasses import dataclass
 
 from tables.rules.cards import Card
 from tables.rules.hands import HandValue, evaluate
+from tables.rules.options import GameOptions
 
 from .resolution import HandResult, dealer_qualifies, hand_result, resolve_stakes
 from .settlement import Settlement, apply_coverage, settlement_order
-from .wagers import GameOptions, Stakes
+from .wagers import Stakes
 
 
 @dataclass(frozen=True)

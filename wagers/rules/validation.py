@@ -1,4 +1,5 @@
-"""The wagering rules of RULEBOOK §3, checked before anything is resolved.
+"""The wagering rules of docs/rules.md §4-§5 and the bank of §7.1, checked before anything
+is resolved.
 
 Each check raises a RuleError that names the rule and the wager (field), so
 the API, the console and the calculator can all say exactly what was refused.
@@ -6,18 +7,11 @@ the API, the console and the calculator can all say exactly what was refused.
 
 from __future__ import annotations
 
+from cardroom.errors import Rule, RuleError
 from tables.rules.decisions import allowed_play_multiples
-from tables.rules.errors import RuleError
+from tables.rules.options import GameOptions
 
-from .wagers import GameOptions, Stakes, WagerKind
-
-WAGER_RULE = "RULEBOOK §3: Ante and Blind, equal and both required"
-BAD_BEAT_RULE = "RULEBOOK §3: Bad Beat only with Ante and Blind"
-LIMIT_RULE = "RULEBOOK §3: table minimum and maximum apply to each wager"
-CHIP_RULE = "RULEBOOK §4: wagers are made in the table's chips"
-PLAY_RULE = "RULEBOOK §3: decisions, each once, each final"
-BACKLINE_RULE = "RULEBOOK §3: backline bettors follow the seated player"
-PLACED_BEFORE_DEAL = (WagerKind.ANTE, WagerKind.BLIND, WagerKind.TRIPS, WagerKind.BAD_BEAT)
+from .wagers import OPENING_WAGERS, Stakes, WagerKind
 
 
 def _check_amounts(stakes: Stakes, options: GameOptions) -> None:
@@ -26,20 +20,20 @@ def _check_amounts(stakes: Stakes, options: GameOptions) -> None:
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
             raise RuleError(
                 f"{kind.value} must be a whole number of cents, zero or more, not {amount!r}",
-                rule=CHIP_RULE,
+                rule=Rule.CHIP_UNIT,
                 field=kind.value,
             )
         if amount % options.chip_unit:
             raise RuleError(
                 f"{kind.value} of {amount} cents is not a multiple of the table's "
                 f"{options.chip_unit}-cent chip",
-                rule=CHIP_RULE,
+                rule=Rule.CHIP_UNIT,
                 field=kind.value,
             )
 
 
 def _check_limits(stakes: Stakes, options: GameOptions) -> None:
-    for kind in PLACED_BEFORE_DEAL:
+    for kind in OPENING_WAGERS:
         amount = stakes.of(kind)
         if not amount:
             continue
@@ -47,14 +41,14 @@ def _check_limits(stakes: Stakes, options: GameOptions) -> None:
             raise RuleError(
                 f"{kind.value} of {amount} cents is below the table minimum of "
                 f"{options.table_minimum} cents",
-                rule=LIMIT_RULE,
+                rule=Rule.LIMITS,
                 field=kind.value,
             )
         if options.table_maximum is not None and amount > options.table_maximum:
             raise RuleError(
                 f"{kind.value} of {amount} cents is above the table maximum of "
                 f"{options.table_maximum} cents",
-                rule=LIMIT_RULE,
+                rule=Rule.LIMITS,
                 field=kind.value,
             )
 
@@ -73,31 +67,31 @@ def validate_opening_wagers(
         if backline:
             raise RuleError(
                 "backline bettors make Ante, Blind and Trips only, not Bad Beat",
-                rule="RULEBOOK §3: backline wagers",
+                rule=Rule.BACKLINE,
                 field="bad_beat",
             )
         if options.bad_beat_paytable is None:
             raise RuleError(
                 "this table offers no Bad Beat wager",
-                rule="RULEBOOK §4: options sheet",
+                rule=Rule.BAD_BEAT,
                 field="bad_beat",
             )
         if stakes.ante == 0:
             raise RuleError(
-                "a Bad Beat wager needs Ante and Blind", rule=BAD_BEAT_RULE, field="bad_beat"
+                "a Bad Beat wager needs Ante and Blind", rule=Rule.BAD_BEAT, field="bad_beat"
             )
     if stakes.ante != stakes.blind:
         raise RuleError(
             f"Ante ({stakes.ante}) and Blind ({stakes.blind}) must be equal",
-            rule=WAGER_RULE,
+            rule=Rule.ANTE_BLIND,
             field="blind",
         )
     if stakes.ante == 0 and not backline:
-        raise RuleError("Ante and Blind are both required", rule=WAGER_RULE, field="ante")
+        raise RuleError("Ante and Blind are both required", rule=Rule.ANTE_BLIND, field="ante")
     if stakes.ante == 0 and stakes.trips == 0:
         raise RuleError(
             "a backline bettor makes Ante and Blind, or a Trips wager",
-            rule=WAGER_RULE,
+            rule=Rule.ANTE_BLIND,
             field="ante",
         )
     _check_limits(stakes, options)
@@ -107,16 +101,16 @@ def validate_play_amount(stakes: Stakes, options: GameOptions, *, folded: bool) 
     """The Play at the end of the hand: an allowed multiple of the Ante, none if folded."""
     if folded:
         if stakes.play:
-            raise RuleError("a folded hand has no Play wager", rule=PLAY_RULE, field="play")
+            raise RuleError("a folded hand has no Play wager", rule=Rule.DECISIONS, field="play")
         return
     if stakes.ante == 0:
         if stakes.play:
-            raise RuleError("a Play needs an Ante", rule=PLAY_RULE, field="play")
+            raise RuleError("a Play needs an Ante", rule=Rule.DECISIONS, field="play")
         return
     if stakes.play == 0:
         raise RuleError(
             "a hand still in at the showdown has made a Play; on the river it must Play 1x or fold",
-            rule=PLAY_RULE,
+            rule=Rule.DECISIONS,
             field="play",
         )
     multiples = allowed_play_multiples(options.allowed_preflop_multiples)
@@ -125,7 +119,7 @@ def validate_play_amount(stakes: Stakes, options: GameOptions, *, folded: bool) 
         allowed += f" or {min(multiples)}x"
         raise RuleError(
             f"Play of {stakes.play} is not {allowed} the Ante of {stakes.ante}",
-            rule=PLAY_RULE,
+            rule=Rule.DECISIONS,
             field="play",
         )
 
@@ -138,6 +132,25 @@ def validate_backline_play(backline: Stakes, seat: Stakes) -> None:
         raise RuleError(
             f"backline Play must be {multiple}x its own Ante ({expected}), like the seat's, "
             f"not {backline.play}",
-            rule=BACKLINE_RULE,
+            rule=Rule.BACKLINE,
             field="play",
         )
+
+
+def validate_bank(amount: object, chip_unit: int, *, field: str = "amount") -> int:
+    """The player-dealer's bank W (docs/rules.md §7.1): whole cents above zero, in the table's
+    chips. There is no maximum; the chips in front of the player-dealer are checked where
+    they are known (the ledger)."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise RuleError(
+            f"the player-dealer's bank must be a whole number of cents above zero, not {amount!r}",
+            rule=Rule.BANK,
+            field=field,
+        )
+    if amount % chip_unit:
+        raise RuleError(
+            f"the bank of {amount} cents is not in whole {chip_unit}-cent chips",
+            rule=Rule.BANK,
+            field=field,
+        )
+    return amount

@@ -1,12 +1,9 @@
-"""The wagers of one bettor and the options that govern them (RULEBOOK §3-§4)."""
+"""The wagers of one bettor and the order they are settled in (docs/rules.md §4, §7.2)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
-
-from tables.rules.decisions import DEFAULT_PREFLOP_MULTIPLES
-from tables.rules.paytables import BAD_BEAT_PAYTABLES, BLIND, TRIPS_PAYTABLES, PayTable
 
 
 class WagerKind(Enum):
@@ -19,7 +16,12 @@ class WagerKind(Enum):
     BAD_BEAT = "bad_beat"
 
 
-# Wager order at a seat in each settlement pass (RULEBOOK §5, `004` §16).
+# The betting squares wagered before the deal ("no more bets" closes them), in the order a
+# seat's wagers are settled in the fold pass (docs/rules.md §4.1, §7.2). The Play is made
+# later, at a decision. Fees are charged on these squares (§9.2).
+OPENING_WAGERS = (WagerKind.ANTE, WagerKind.BLIND, WagerKind.TRIPS, WagerKind.BAD_BEAT)
+OPENING_SQUARES = tuple(kind.value for kind in OPENING_WAGERS)
+# Wager order at a seat in each settlement pass (docs/rules.md §7.2).
 SHOWDOWN_ORDER = (
     WagerKind.ANTE,
     WagerKind.PLAY,
@@ -27,7 +29,14 @@ SHOWDOWN_ORDER = (
     WagerKind.TRIPS,
     WagerKind.BAD_BEAT,
 )
-FOLD_ORDER = (WagerKind.ANTE, WagerKind.BLIND, WagerKind.TRIPS, WagerKind.BAD_BEAT)
+FOLD_ORDER = OPENING_WAGERS
+
+SEAT_BETTOR = 0  # bettor number of the seated player; backline bettors are 1, 2, ...
+
+
+def bettor_label(bettor: int) -> str:
+    """``"seat"`` for the seated player, ``"backline-N"`` for the N-th bettor behind it."""
+    return "seat" if bettor == SEAT_BETTOR else f"backline-{bettor}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,24 +55,3 @@ class Stakes:
     @property
     def total(self) -> int:
         return self.ante + self.blind + self.play + self.trips + self.bad_beat
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    """The options sheet of a table, as far as resolving a hand needs it.
-
-    Table limits apply to each Ante, Blind, Trips and Bad Beat wager; ``None``
-    means no limit. The Play is not held to the table maximum: it is fixed by
-    the Ante and the street (**Decision**, documented in docs/rules-decisions.md).
-    """
-
-    trips_paytable: PayTable = field(default_factory=lambda: TRIPS_PAYTABLES["UTH-01"])
-    bad_beat_paytable: PayTable | None = field(
-        default_factory=lambda: BAD_BEAT_PAYTABLES["option-1"]
-    )
-    chip_unit: int = 1
-    allowed_preflop_multiples: tuple[int, ...] = DEFAULT_PREFLOP_MULTIPLES
-    blind_paytable: PayTable = BLIND
-    table_minimum: int | None = None
-    table_maximum: int | None = None
-    backline_allowed: bool = True

@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.db import transaction
 
 from cardroom.clock import now
+from cardroom.errors import Rule, RuleError, State, StateError
 from tables.models import Player
-from tables.rules.errors import RuleError, StateError
-from tables.services.locks import active_round, lock_table
+from tables.selectors import active_round
+from tables.services.locks import lock_table
 from wagers.models import (
-    CHIP_ACCOUNT_KINDS,
     Account,
     AccountKind,
     Bet,
@@ -17,23 +17,9 @@ from wagers.models import (
     PlayerDealerBank,
     TransactionKind,
 )
+from wagers.selectors import open_chip_accounts
 
-from .ledger import CHIPS_RULE, Leg, cage_account, post
-
-AMOUNT_RULE = "chip movements are whole, positive amounts of the table's chips"
-
-
-def open_chip_accounts(table, player_ids) -> dict[int, Account]:
-    """Each player's open chip account at ``table`` (a TPPP's bankroll, a patron's chips)."""
-    return {
-        account.player_id: account
-        for account in Account.objects.filter(
-            table=table,
-            player_id__in=player_ids,
-            kind__in=CHIP_ACCOUNT_KINDS,
-            closed_at__isnull=True,
-        )
-    }
+from .ledger import Leg, cage_account, post
 
 
 def chip_account(player: Player, table, *, create: bool = False) -> Account | None:
@@ -48,12 +34,14 @@ def chip_account(player: Player, table, *, create: bool = False) -> Account | No
 def _amount(amount: int, table) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise RuleError(
-            "the amount must be a positive whole number of cents", rule=AMOUNT_RULE, field="amount"
+            "the amount must be a positive whole number of cents",
+            rule=Rule.CHIP_AMOUNT,
+            field="amount",
         )
     if amount % table.chip_unit_cents:
         raise RuleError(
             f"the amount must be a multiple of the table's {table.chip_unit_cents}-cent chip",
-            rule=AMOUNT_RULE,
+            rule=Rule.CHIP_AMOUNT,
             field="amount",
         )
     return amount
@@ -73,13 +61,13 @@ def _bring_chips(
         if kind is TransactionKind.FILL and not is_tppp:
             raise RuleError(
                 "fills bring a TPPP player-dealer's bankroll to the table; a patron buys in",
-                rule="RULEBOOK §6: TPPP bankrolls",
+                rule=Rule.TPPP_BANKROLL,
                 field="player",
             )
         if kind is TransactionKind.BUY_IN and is_tppp:
             raise RuleError(
                 "a TPPP's chips come to the table by a fill, recorded in its playing book",
-                rule="RULEBOOK §6: TPPP bankrolls",
+                rule=Rule.TPPP_BANKROLL,
                 field="player",
             )
         account = chip_account(player, table, create=True)
@@ -102,7 +90,7 @@ def _take_chips(
         account = chip_account(player, table)
         if account is None:
             raise RuleError(
-                f"{player.name} has no chips at {table}", rule=CHIPS_RULE, field="player"
+                f"{player.name} has no chips at {table}", rule=Rule.CHIPS_IN_FRONT, field="player"
             )
         _refuse_while_in_play(table, player)
         account = Account.objects.select_for_update().get(pk=account.pk)
@@ -112,7 +100,7 @@ def _take_chips(
         if account.kind != expected:
             raise RuleError(
                 "a TPPP bankroll goes back to the cage by a credit, a patron's chips by a cash-out",
-                rule="RULEBOOK §6: TPPP bankrolls",
+                rule=Rule.TPPP_BANKROLL,
                 field="player",
             )
         if amount is None:
@@ -121,7 +109,7 @@ def _take_chips(
         if amount > account.balance_cents:
             raise RuleError(
                 f"{player.name} has {account.balance_cents} cents at {table}, not {amount}",
-                rule=CHIPS_RULE,
+                rule=Rule.CHIPS_IN_FRONT,
                 field="amount",
             )
         posted = post(
@@ -150,7 +138,8 @@ def _refuse_while_in_play(table, player: Player) -> None:
         raise StateError(
             f"{player.name} has chips in play in round {current.number}, which is "
             f"{current.get_state_display().lower()}; they leave the table after it is settled",
-            state=current.state,
+            state=State(current.state),
+            rule=Rule.CHIPS_IN_FRONT,
         )
 
 

@@ -12,14 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Sum, Value, When
+from django.db.models import Case, F, Value, When
 
 from cardroom.clock import now
-from tables.rules.errors import RuleError
+from cardroom.errors import Rule, RuleError
 from wagers.models import Account, AccountKind, LedgerEntry, LedgerTransaction, TransactionKind
-
-LEDGER_RULE = "RULEBOOK §8: every chip movement is a balanced ledger entry"
-CHIPS_RULE = "a wager or payment cannot exceed the chips in front of the bettor"
 
 
 @dataclass(frozen=True)
@@ -53,7 +50,7 @@ def post_all(postings: Sequence[Posting], *, by, at=None) -> list[LedgerTransact
     for posting in postings:
         legs = [leg for leg in posting.legs if leg.amount]
         if sum(leg.amount for leg in legs) != 0:
-            raise RuleError(f"{posting.kind} does not balance", rule=LEDGER_RULE)
+            raise RuleError(f"{posting.kind} does not balance", rule=Rule.LEDGER)
         posting.legs = legs
         for leg in legs:
             deltas[leg.account.pk] += leg.amount
@@ -105,11 +102,7 @@ def _apply_deltas(deltas: dict[int, int]) -> None:
     try:
         Account.objects.filter(pk__in=changed).update(balance_cents=F("balance_cents") + update)
     except IntegrityError:
-        raise RuleError("not enough chips for this movement", rule=CHIPS_RULE) from None
-
-
-def balance_from_entries(account: Account) -> int:
-    return account.entries.aggregate(total=Sum("amount_cents"))["total"] or 0
+        raise RuleError("not enough chips for this movement", rule=Rule.CHIPS_IN_FRONT) from None
 
 
 def cage_account() -> Account:
@@ -142,7 +135,7 @@ def reverse(original: LedgerTransaction, *, by, memo: str) -> LedgerTransaction:
     with transaction.atomic():
         locked = LedgerTransaction.objects.select_for_update().get(pk=original.pk)
         if LedgerTransaction.objects.filter(reverses=locked).exists():
-            raise RuleError(f"transaction {locked.pk} was already reversed", rule=LEDGER_RULE)
+            raise RuleError(f"transaction {locked.pk} was already reversed", rule=Rule.LEDGER)
         legs = [
             Leg(e.account, -e.amount_cents, e.label)
             for e in locked.entries.select_related("account")

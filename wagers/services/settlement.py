@@ -1,6 +1,6 @@
 """Settling a round's money with the rules core, and returning it when a round is void.
 
-``settle_round_money`` runs RULEBOOK §5 (``wagers.rules.showdown.play_out``)
+``settle_round_money`` runs docs/rules.md §7 (``wagers.rules.showdown.play_out``)
 over the stored cards, decisions and bets, stores every settlement line in
 order, and posts one ledger transaction per line plus the bank's return, all
 inside the caller's transaction and under its table lock.

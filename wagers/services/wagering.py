@@ -1,4 +1,4 @@
-"""Wagers and the player-dealer's bank, placed in a round (RULEBOOK §3, §5).
+"""Wagers and the player-dealer's bank, placed in a round (docs/rules.md §4, §7.1).
 
 Ante, Blind, Trips and Bad Beat are placed while wagering is open; the Play
 at a decision; the bank W by the player-dealer before "no more bets". Each is
@@ -14,21 +14,17 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from cardroom.clock import now
+from cardroom.errors import Rule, RuleError, State, StateError
 from tables import options as table_options
-from tables.models import Hand, Player, Round, RoundState, Seating
-from tables.rules.errors import RuleError, StateError
-from tables.services.guards import check_admission, require_state
+from tables.guards import check_admission, require_state
+from tables.models import Hand, Player, Round, Seating
 from tables.services.locks import lock_round
 from wagers.models import Account, Bet, PlayerDealerBank, TransactionKind
-from wagers.rules.validation import validate_opening_wagers
-from wagers.rules.wagers import Stakes
+from wagers.rules.validation import validate_bank, validate_opening_wagers
+from wagers.rules.wagers import OPENING_SQUARES, SEAT_BETTOR, Stakes, bettor_label
 
 from .chips import chip_account, open_chip_accounts
-from .ledger import CHIPS_RULE, Leg, Posting, post, post_all, round_accounts
-
-BANK_RULE = "RULEBOOK §5: the player-dealer posts a bank W above zero, at most the bankroll"
-BACKLINE_RULE = "RULEBOOK §3: backline bettors (a table option)"
-OPENING = ("ante", "blind", "trips", "bad_beat")
+from .ledger import Leg, Posting, post, post_all, round_accounts
 
 
 def _funded_account(player: Player, table, amount: int, what: str) -> Account:
@@ -37,7 +33,7 @@ def _funded_account(player: Player, table, amount: int, what: str) -> Account:
     if amount > balance:
         raise RuleError(
             f"{what} of {amount} cents is more than {player.name}'s {balance} cents at the table",
-            rule=CHIPS_RULE,
+            rule=Rule.CHIPS_IN_FRONT,
             field="amount" if what == "the bank" else "ante",
         )
     return account
@@ -47,19 +43,14 @@ def post_bank(*, round_id: int, amount: int, by) -> PlayerDealerBank:
     """The player-dealer's bank W for this round, from their chips or bankroll."""
     with transaction.atomic():
         table, round_ = lock_round(round_id)
-        require_state(round_, RoundState.WAGERING, action="post the bank")
+        require_state(round_, State.WAGERING, action="post the bank")
         if PlayerDealerBank.objects.filter(round=round_).exists():
             raise StateError(
-                "the player-dealer's bank is already posted for this round", state=round_.state
+                "the player-dealer's bank is already posted for this round",
+                state=State(round_.state),
+                rule=Rule.BANK,
             )
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise RuleError(
-                "the bank must be a positive whole number of cents", rule=BANK_RULE, field="amount"
-            )
-        if amount % round_.options["chip_unit_cents"]:
-            raise RuleError(
-                "the bank must be a multiple of the table's chip", rule=BANK_RULE, field="amount"
-            )
+        validate_bank(amount, round_.options["chip_unit_cents"])
         player = Player.objects.get(pk=round_.player_dealer_id)
         account = _funded_account(player, table, amount, "the bank")
         _, bank_account = round_accounts(round_)
@@ -103,12 +94,12 @@ def place_bet(*, round_id: int, by, **request) -> Bet:
 def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
     """Opening wagers of several bettors, all or none, in a constant number of queries.
 
-    Each is validated as if placed alone (RULEBOOK §3, the table's options, the
+    Each is validated as if placed alone (docs/rules.md §4, the table's options, the
     bettor's chips); a refusal names the rule and, for several, which bet.
     """
     with transaction.atomic():
         table, round_ = lock_round(round_id)
-        require_state(round_, RoundState.WAGERING, action="place wagers")
+        require_state(round_, State.WAGERING, action="place wagers")
         options = table_options.game_options(round_.options)
         seated = {s.seat: s for s in Seating.objects.filter(table=table, left_at__isnull=True)}
         hands = {hand.seat: hand for hand in round_.hands.all()}
@@ -132,13 +123,13 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
         for index, (request, _, player_id) in enumerate(placed):
             account = accounts.get(player_id)
             balance = account.balance_cents if account else 0
-            for kind in OPENING:  # name the first wager the chips do not cover
+            for kind in OPENING_SQUARES:  # name the first wager the chips do not cover
                 spent[player_id] = spent.get(player_id, 0) + getattr(request.stakes, kind)
                 if spent[player_id] > balance:
                     raise RuleError(
                         f"wagers of {spent[player_id]} cents are more than the bettor's "
                         f"{balance} cents at the table",
-                        rule=CHIPS_RULE,
+                        rule=Rule.CHIPS_IN_FRONT,
                         field=kind if len(bets) == 1 else f"bets[{index}].{kind}",
                     )
         new_hands = Hand.objects.bulk_create(
@@ -155,9 +146,13 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
                 Posting(
                     TransactionKind.WAGER,
                     [Leg(accounts[player_id], -r.stakes.total)]
-                    + [Leg(wagers_account, getattr(r.stakes, kind), kind) for kind in OPENING],
+                    + [
+                        Leg(wagers_account, getattr(r.stakes, kind), kind)
+                        for kind in OPENING_SQUARES
+                    ],
                     round_id=round_.pk,
-                    memo=f"seat {r.seat}" + (f" backline-{bettor}" if bettor else ""),
+                    memo=f"seat {r.seat}"
+                    + ("" if bettor == SEAT_BETTOR else f" {bettor_label(bettor)}"),
                 )
                 for r, bettor, player_id in placed
             ],
@@ -193,46 +188,51 @@ def _admit(request: BetRequest, round_: Round, options, seated, hands, wagered, 
         if (seat, 0) in wagered:
             raise StateError(
                 f"seat {seat} has placed its wagers; nothing is increased or withdrawn",
-                state=round_.state,
+                state=State(round_.state),
+                rule=Rule.NO_MORE_BETS,
             )
         player_id = seated[seat].player_id
         wagered[(seat, 0)] = player_id
         return request, 0, player_id
     if not options.backline_allowed:
         raise RuleError(
-            "this table does not allow backline wagers", rule=BACKLINE_RULE, field="seat"
+            "this table does not allow backline wagers", rule=Rule.BACKLINE, field="seat"
         )
     if (seat, 0) not in wagered:
         raise RuleError(
             f"seat {seat} has no wagers to bet behind; the seated player wagers first",
-            rule=BACKLINE_RULE,
+            rule=Rule.BACKLINE,
             field="seat",
         )
     player = players.get(request.backline_player_id)
     if player is None:
         raise RuleError(
-            f"no player {request.backline_player_id}", rule=BACKLINE_RULE, field="backline_player"
+            f"no player {request.backline_player_id}", rule=Rule.BACKLINE, field="backline_player"
         )
     if hasattr(player, "tppp"):
         raise RuleError(
             "a TPPP player accepts and settles wagers only while holding the position",
-            rule="RULEBOOK §6",
+            rule=Rule.TPPP_BANKS_ONLY,
             field="backline_player",
         )
     if player.pk == round_.player_dealer_id:
         raise RuleError(
             "the player-dealer does not bet behind a seat",
-            rule=BACKLINE_RULE,
+            rule=Rule.BACKLINE,
             field="backline_player",
         )
     if any(s.player_id == player.pk for s in seated.values()):
         raise RuleError(
             "a seated player plays their own seat, not behind another",
-            rule=BACKLINE_RULE,
+            rule=Rule.BACKLINE,
             field="backline_player",
         )
     if player.pk in wagered.values():
-        raise StateError(f"{player.name} has already wagered in this round", state=round_.state)
+        raise StateError(
+            f"{player.name} has already wagered in this round",
+            state=State(round_.state),
+            rule=Rule.NO_MORE_BETS,
+        )
     bettor = 1 + max(b for (s, b) in wagered if s == seat)
     wagered[(seat, bettor)] = player.pk
     return request, bettor, player.pk
@@ -261,7 +261,7 @@ def place_plays(round_: Round, plays: Sequence[tuple[Hand, int]], *, by) -> None
             raise RuleError(
                 f"seat {hand.seat}: a Play of {play} cents is more than {who}'s "
                 f"{bet.account.balance_cents} cents",
-                rule=CHIPS_RULE,
+                rule=Rule.CHIPS_IN_FRONT,
                 field="multiple",
             )
         bet.play_cents = play

@@ -7,13 +7,13 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tables.rules.errors import RuleError
+from cardroom.errors import RuleError
 from wagers.rules.calculator import settle_request
 
 
 class Command(BaseCommand):
     help = (
-        "Resolve and settle one complete hand given as JSON (RULEBOOK appendix format; "
+        "Resolve and settle one complete hand given as JSON (docs/rules.md §11; "
         "'-' reads standard input) and print the settlement as JSON."
     )
     requires_system_checks = []

@@ -1,6 +1,0 @@
-"""Compliance reports (RULEBOOK §6-§8): one module per report, shared CSV/PDF writers.
-
-A report module turns normalised parameters into a ``Document`` (a header and sections
-whose rows are generators streamed from the database); ``writers`` turn a document into
-bytes; ``services`` run a ``ReportRequest`` and store the file with its checksum.
-"""

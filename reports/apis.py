@@ -1,0 +1,158 @@
+"""The reports API: request a report, list and filter requests, see status, download.
+
+Compliance officers (and administrators) only: 403 for every other role.
+"""
+
+from __future__ import annotations
+
+from django.http import FileResponse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cardroom.api import (
+    READ_ERRORS,
+    WRITE_ERRORS,
+    StateErrorSerializer,
+    Timestamp,
+    list_parameters,
+    paginated,
+    paginated_response,
+    role_permission,
+)
+from cardroom.roles import COMPLIANCE
+from reports.models import ReportDownload, ReportRequest, ReportType
+
+from . import selectors, services
+
+COMPLIANCE_ONLY = [IsAuthenticated, role_permission(*COMPLIANCE)]
+ERRORS = {**READ_ERRORS, 403: OpenApiResponse(description="compliance or administrator only")}
+
+
+class ReportRequestSerializer(serializers.ModelSerializer):
+    requested_by = serializers.CharField(source="requested_by.username")
+    requested_at = Timestamp()
+    started_at = Timestamp()
+    finished_at = Timestamp()
+    lease_expires_at = Timestamp()
+    file_purged_at = Timestamp(
+        help_text="the file was deleted when its retention passed; null while it is kept"
+    )
+    download_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ReportRequest
+        fields = [
+            "id", "report_type", "parameters", "requested_by", "requested_at", "scheduled",
+            "status", "attempts", "started_at", "lease_expires_at", "finished_at",
+            "period_open", "row_count", "file_name", "content_type", "size_bytes", "sha256",
+            "failure_reason", "retention_until", "file_purged_at", "download_url",
+        ]  # fmt: skip
+
+    def get_download_url(self, report) -> str | None:
+        if report.status != "done" or report.file_purged_at is not None:
+            return None
+        return f"/api/reports/{report.pk}/download/"
+
+
+class ReportCreateSerializer(serializers.Serializer):
+    report_type = serializers.ChoiceField(choices=ReportType.choices)
+    parameters = serializers.DictField(
+        help_text=(
+            "gaming_day (YYYY-MM-DD) or from_day and to_day; table (id, omit for all); "
+            "format (csv or pdf)"
+        )
+    )
+
+
+class ReportDownloadSerializer(serializers.ModelSerializer):
+    downloaded_by = serializers.CharField(source="downloaded_by.username")
+    downloaded_at = Timestamp()
+
+    class Meta:
+        model = ReportDownload
+        fields = ["id", "downloaded_by", "downloaded_at", "sha256", "remote_addr"]
+
+
+class ReportListApi(APIView):
+    permission_classes = COMPLIANCE_ONLY
+
+    @extend_schema(
+        operation_id="reports_list",
+        parameters=list_parameters(selectors.ReportRequestFilter),
+        responses={200: paginated(ReportRequestSerializer), **ERRORS},
+    )
+    def get(self, request):
+        return paginated_response(
+            queryset=selectors.report_list(filters=request.query_params),
+            serializer_class=ReportRequestSerializer,
+            request=request,
+            view=self,
+        )
+
+    @extend_schema(
+        operation_id="reports_request",
+        request=ReportCreateSerializer,
+        description=(
+            "Queue a report. 202 with the new request; 200 with the request already queued "
+            "or running for the same report type and parameters."
+        ),
+        responses={202: ReportRequestSerializer, 200: ReportRequestSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request):
+        data = ReportCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        requested = services.request_report(
+            report_type=data.validated_data["report_type"],
+            parameters=data.validated_data["parameters"],
+            by=request.user,
+        )
+        return Response(
+            ReportRequestSerializer(requested.report).data,
+            status=status.HTTP_202_ACCEPTED if requested.created else status.HTTP_200_OK,
+        )
+
+
+class ReportDetailApi(APIView):
+    permission_classes = COMPLIANCE_ONLY
+
+    @extend_schema(responses={200: ReportRequestSerializer, **ERRORS})
+    def get(self, request, report_id: int):
+        return Response(ReportRequestSerializer(selectors.report_get(report_id=report_id)).data)
+
+
+class ReportDownloadApi(APIView):
+    permission_classes = COMPLIANCE_ONLY
+
+    @extend_schema(
+        operation_id="reports_download",
+        description=(
+            "The stored file, served only if its SHA-256 matches the recorded one (409 "
+            "`checksum_mismatch` otherwise). Every download is recorded."
+        ),
+        responses={
+            (200, "text/csv"): OpenApiResponse(description="the report (CSV or PDF)"),
+            409: StateErrorSerializer,
+            **ERRORS,
+        },
+    )
+    def get(self, request, report_id: int):
+        report, copy = services.download(
+            report_id=report_id, by=request.user, remote_addr=request.META.get("REMOTE_ADDR", "")
+        )
+        response = FileResponse(
+            copy, as_attachment=True, filename=report.file_name, content_type=report.content_type
+        )
+        response["X-Content-SHA256"] = report.sha256
+        return response
+
+
+class ReportDownloadListApi(APIView):
+    permission_classes = COMPLIANCE_ONLY
+
+    @extend_schema(responses={200: ReportDownloadSerializer(many=True), **ERRORS})
+    def get(self, request, report_id: int):
+        downloads = selectors.download_list(report_id=report_id)
+        return Response(ReportDownloadSerializer(downloads, many=True).data)

@@ -1,0 +1,28 @@
+"""Report 6: the fee schedule filing (docs/rules.md §9), by the fees app's own filing.
+
+The schedule version in force at each table (in scope) at the end of the period, or now
+if the period is still open, in the layout of the Bureau's Example Table, written by
+``fees.filing`` (CSV or PDF, deterministic). The file is exactly the fees app's filing, so
+it carries no report header; the period and when it was generated are on the request.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from cardroom.clock import now
+from fees import filing, selectors
+
+from .common import tables_in_scope
+from .parameters import Period
+
+
+def render(period: Period, output_format: str) -> tuple[bytes, int]:
+    """(the filing's bytes, the number of collection rates filed)."""
+    moment = min(now(), period.end - timedelta(microseconds=1))
+    table_ids = list(tables_in_scope(period).values_list("pk", flat=True))
+    filed = selectors.filed_in_force(moment, table_ids)
+    rates = sum(item.version.rates.count() for item in filed)
+    if output_format == "pdf":
+        return filing.filing_pdf(filed), rates
+    return filing.filing_csv(filed), rates

@@ -1,0 +1,350 @@
+"""The round lifecycle (docs/rules.md §2-§7): one service function per step of a hand.
+
+Each step locks the table (then reads the round), checks the state, moves it, and records
+who and when, in one transaction. A hand starts when the floor's button gives it a
+player-dealer (``tables.services.button.take_position``), with the collection schedule in
+force frozen (``fees``); "no more bets" assesses the fees; decisions place the Plays; the
+settlement runs the money rules (``wagers``); a void returns every wager and fee. Cards
+come from the RNG deal (the shuffled deck is stored, so the round can be replayed) or from
+the house dealer's card entry.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from django.db import transaction
+
+from cardroom.clock import now
+from cardroom.errors import Refused, Rule, RuleError, State, StateError
+from fees.services import assessment as fee_assessment
+from tables import options as table_options
+from tables.guards import require_state
+from tables.models import DealMode, Hand, HandDecision, Round, RoundTransition
+from tables.rules.cards import ensure_distinct, format_cards, parse_card, parse_cards
+from tables.rules.decisions import Action, Decision, DecisionRecord, Street
+from tables.rules.deck import deal as deal_cards
+from tables.rules.deck import next_deck, shuffled_deck
+from tables.rules.hands import evaluate
+from tables.services.button import take_position
+from tables.services.locks import lock_round, lock_table
+from wagers.rules.resolution import dealer_qualifies, hand_result
+from wagers.services.settlement import return_round_money, settle_round_money
+from wagers.services.wagering import place_plays
+
+from .selectors import STREET_OF_STATE
+
+
+def _move(round_: Round, to_state: State, by, moment=None, fields: Sequence[str] = ()) -> Round:
+    moment = moment or now()
+    RoundTransition.objects.create(
+        round=round_, from_state=round_.state, to_state=to_state, at=moment, by=by
+    )
+    round_.state = to_state
+    if to_state in (State.SETTLED, State.VOIDED):
+        round_.ended_at = moment
+    round_.save(update_fields=["state", "ended_at", *fields])
+    return round_
+
+
+def start_round(*, table_id: int, by) -> Round | Refused:
+    """Open wagering for a new hand, banked by the player who accepted the button.
+
+    Answers ``Refused`` when the rotation rules stop the hand at the last moment (an
+    acceptance they no longer allow is cancelled; the 40-minute rule ends the game): both
+    are recorded, and commit with the caller's transaction.
+    """
+    with transaction.atomic():
+        table = lock_table(table_id)
+        moment = now()
+        taken = take_position(table, by=by, moment=moment)
+        if isinstance(taken, Refused):
+            return taken
+        fees = fee_assessment.fix_schedule(table, moment)
+        options = table_options.snapshot(table)
+        last = Round.objects.filter(table=table).order_by("-number").only("number", "deck").first()
+        seating = taken.seating
+        round_ = Round.objects.create(
+            table=table,
+            game=taken.game,
+            number=(last.number + 1) if last else 1,
+            deck=next_deck(last.deck if last else None),
+            state=State.WAGERING,
+            offer_round=taken.offer_round,
+            player_dealer_id=seating.player_id,
+            player_dealer_seat=seating.seat,
+            player_dealer_is_tppp=seating.is_tppp,
+            consecutive_count=taken.consecutive_count,
+            tppps_seated=taken.tppps_seated,
+            options=options,
+            deal_mode=options["deal_mode"],
+            started_at=moment,
+            started_by=by,
+        )
+        RoundTransition.objects.create(
+            round=round_, from_state="", to_state=State.WAGERING, at=moment, by=by
+        )
+        fee_assessment.freeze_schedule(round_, fees)
+        return round_
+
+
+def close_wagering(*, round_id: int, by) -> Round:
+    """ "No more bets": nothing is made, increased or withdrawn after this.
+
+    The hand's collection fees are assessed and posted to the drop here, before the deal
+    (docs/rules.md §9.4); one read of the wagers serves the checks and the fees.
+    """
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        require_state(round_, State.WAGERING, action='call "no more bets"')
+        wagers = fee_assessment.wagers_at_close(round_)
+        if wagers.bank_account_id is None:
+            raise StateError(
+                'the player-dealer has not posted the bank; it is posted before "no more bets"',
+                state=State(round_.state),
+                rule=Rule.BANK,
+            )
+        if not wagers.bets:
+            raise StateError(
+                "no seat has wagered in this round",
+                state=State(round_.state),
+                rule=Rule.ROUND_SEQUENCE,
+            )
+        fee_assessment.collect(round_, wagers, by=by)
+        return _move(round_, State.NO_MORE_BETS, by)
+
+
+def _entered_hole_cards(entry: Mapping, seats: Sequence[int]) -> tuple[dict[int, list], list]:
+    if not isinstance(entry, Mapping):
+        raise RuleError(
+            "card entry needs the hole cards of every hand and of the player-dealer",
+            rule=Rule.CARD_ENTRY,
+        )
+    hands = entry.get("hands")
+    if not isinstance(hands, Mapping):
+        raise RuleError(
+            "the hole cards of every hand are required", rule=Rule.CARD_ENTRY, field="hands"
+        )
+    try:
+        given = {int(seat): cards for seat, cards in hands.items()}
+    except (TypeError, ValueError):
+        raise RuleError(
+            "hands are keyed by seat number", rule=Rule.CARD_ENTRY, field="hands"
+        ) from None
+    if sorted(given) != sorted(seats):
+        raise RuleError(
+            f"hole cards are needed for exactly the seats in the hand: {sorted(seats)}",
+            rule=Rule.CARD_ENTRY,
+            field="hands",
+        )
+    parsed = {}
+    for seat, cards in given.items():
+        try:
+            parsed[seat] = parse_cards(cards, count=2)
+        except RuleError as error:
+            raise error.with_field(f"hands.{seat}") from None
+    try:
+        dealer = parse_cards(entry.get("player_dealer"), count=2)
+    except RuleError as error:
+        raise error.with_field("player_dealer") from None
+    try:
+        ensure_distinct([*dealer, *(c for cards in parsed.values() for c in cards)])
+    except RuleError as error:
+        raise error.with_field("hands") from None
+    return {seat: format_cards(cards) for seat, cards in parsed.items()}, format_cards(dealer)
+
+
+def deal(
+    *, round_id: int, by, entry: Mapping | None = None, rng: random.Random | None = None
+) -> Round:
+    """Deal the hole cards: by the RNG (deck stored) or from the dealer's card entry."""
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        require_state(round_, State.NO_MORE_BETS, action="deal")
+        hands = list(round_.hands.order_by("seat"))
+        if round_.deal_mode == DealMode.RNG:
+            if entry is not None:
+                raise RuleError(
+                    "this table deals by RNG; cards are not entered",
+                    rule=Rule.DEAL_MODE,
+                    field="cards",
+                )
+            deck = shuffled_deck(rng)
+            dealt = deal_cards(deck, round_.player_dealer_seat, [h.seat for h in hands])
+            round_.shuffled_deck = format_cards(deck)
+            holes = {seat: format_cards(cards) for seat, cards in dealt.hole_cards}
+            round_.dealer_hole = format_cards(dealt.player_dealer)
+        else:
+            holes, round_.dealer_hole = _entered_hole_cards(entry, [h.seat for h in hands])
+        for hand in hands:
+            hand.hole = holes[hand.seat]
+        Hand.objects.bulk_update(hands, ["hole"])
+        return _move(round_, State.PREFLOP, by, fields=["shuffled_deck", "dealer_hole"])
+
+
+def _records(round_: Round) -> list[tuple[Hand, DecisionRecord]]:
+    hands = round_.hands.prefetch_related("decisions").order_by("seat")
+    return [(hand, hand.decision_record()) for hand in hands]
+
+
+def decide(*, round_id: int, seat: int, action: str, multiple: int = 0, by) -> HandDecision:
+    """Record one hand's decision on the current street (docs/rules.md §5)."""
+    return decide_street(round_id=round_id, decisions=[(seat, action, multiple)], by=by)[0]
+
+
+def decide_street(
+    *, round_id: int, decisions: Sequence[tuple[int, str, int]], by
+) -> list[HandDecision]:
+    """Record several hands' decisions on the current street, all or none.
+
+    ``decisions`` are (seat, action, multiple). The house dealer may enter a
+    street's decisions one by one or together; each is validated as if alone,
+    and each Play moves its chips (and its backline bettors') in the same
+    transaction.
+    """
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        require_state(round_, State.PREFLOP, State.FLOP, State.RIVER, action="decide")
+        street = STREET_OF_STATE[State(round_.state)]
+        records = {hand.seat: (hand, record) for hand, record in _records(round_)}
+        moment = now()
+        created, plays = [], []
+        for index, (seat, action, multiple) in enumerate(decisions):
+            where = "" if len(decisions) == 1 else f"decisions[{index}]."
+            if seat not in records:
+                raise RuleError(
+                    f"seat {seat} is not in this hand", rule=Rule.DECISIONS, field=f"{where}seat"
+                )
+            hand, record = records[seat]
+            try:
+                decision = Decision(street, Action(action), multiple)
+            except ValueError:
+                raise RuleError(
+                    f"{action!r} is not a decision (check, play or fold)",
+                    rule=Rule.DECISIONS,
+                    field=f"{where}action",
+                ) from None
+            try:
+                records[seat] = (hand, record.then(decision, round_.options["preflop_multiples"]))
+            except RuleError as error:
+                raise (error.with_field(where.rstrip(".")) if where else error) from None
+            created.append(
+                HandDecision(
+                    hand=hand,
+                    street=street.value,
+                    action=decision.action.value,
+                    multiple=multiple,
+                    at=moment,
+                    by=by,
+                )
+            )
+            if decision.action is Action.PLAY:
+                plays.append((hand, multiple))
+        if plays:
+            place_plays(round_, plays, by=by)
+        return HandDecision.objects.bulk_create(created)
+
+
+def _require_decided(round_: Round, street: Street) -> None:
+    waiting = [hand.seat for hand, record in _records(round_) if record.next_street is street]
+    if waiting:
+        seats = ", ".join(str(seat) for seat in waiting)
+        raise StateError(
+            f"seat(s) {seats} have not made their {street.value} decision",
+            state=State(round_.state),
+            rule=Rule.ROUND_SEQUENCE,
+        )
+
+
+def _reveal(round_: Round, entry: Sequence[str] | None, count: int) -> list[str]:
+    """The next ``count`` community cards: from the stored deal, or entered and validated."""
+    shown = list(round_.board)
+    if round_.deal_mode == DealMode.RNG:
+        if entry is not None:
+            raise RuleError(
+                "this table deals by RNG; cards are not entered", rule=Rule.DEAL_MODE, field="cards"
+            )
+        seats = list(round_.hands.order_by("seat").values_list("seat", flat=True))
+        deck = [parse_card(c) for c in round_.shuffled_deck]
+        board = format_cards(deal_cards(deck, round_.player_dealer_seat, seats).board)
+        return shown + board[len(shown) : len(shown) + count]
+    try:
+        cards = format_cards(parse_cards(entry, count=count))
+    except RuleError as error:
+        raise error.with_field("cards") from None
+    holes = [c for hole in round_.hands.values_list("hole", flat=True) for c in hole]
+    try:
+        ensure_distinct(parse_card(c) for c in [*round_.dealer_hole, *holes, *shown, *cards])
+    except RuleError as error:
+        raise error.with_field("cards") from None
+    return shown + cards
+
+
+def reveal_flop(*, round_id: int, by, cards: Sequence[str] | None = None) -> Round:
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        require_state(round_, State.PREFLOP, action="show the flop")
+        _require_decided(round_, Street.PREFLOP)
+        round_.board = _reveal(round_, cards, 3)
+        return _move(round_, State.FLOP, by, fields=["board"])
+
+
+def reveal_turn_and_river(*, round_id: int, by, cards: Sequence[str] | None = None) -> Round:
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        require_state(round_, State.FLOP, action="show the turn and river")
+        _require_decided(round_, Street.FLOP)
+        round_.board = _reveal(round_, cards, 2)
+        return _move(round_, State.RIVER, by, fields=["board"])
+
+
+def showdown(*, round_id: int, by) -> Round:
+    """Show the player-dealer's hand and resolve every hand with the rules core."""
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        require_state(round_, State.RIVER, action="go to the showdown")
+        _require_decided(round_, Street.RIVER)
+        board = [parse_card(c) for c in round_.board]
+        dealer = evaluate([*(parse_card(c) for c in round_.dealer_hole), *board])
+        hands = []
+        for hand, record in _records(round_):
+            value = evaluate([*(parse_card(c) for c in hand.hole), *board])
+            hand.category = value.category.label
+            hand.result = hand_result(value, dealer, record.folded).value
+            hands.append(hand)
+        Hand.objects.bulk_update(hands, ["category", "result"])
+        round_.dealer_category = dealer.category.label
+        round_.dealer_qualifies = dealer_qualifies(dealer)
+        return _move(round_, State.SHOWDOWN, by, fields=["dealer_category", "dealer_qualifies"])
+
+
+def settle(*, round_id: int, by) -> Round:
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        require_state(round_, State.SHOWDOWN, action="settle")
+        folded = {hand.seat for hand, record in _records(round_) if record.folded}
+        settle_round_money(round_, folded, by=by)
+        return _move(round_, State.SETTLED, by)
+
+
+def void_round(*, round_id: int, by, reason: str) -> Round:
+    """A misdeal: the round ends with nothing resolved and every wager returned."""
+    if not reason or not reason.strip():
+        raise RuleError("say why the round is void", rule=Rule.VOID_REASON, field="reason")
+    with transaction.atomic():
+        _, round_ = lock_round(round_id)
+        require_state(
+            round_,
+            State.WAGERING,
+            State.NO_MORE_BETS,
+            State.PREFLOP,
+            State.FLOP,
+            State.RIVER,
+            State.SHOWDOWN,
+            action="void the round",
+        )
+        round_.void_reason = reason.strip()
+        return_round_money(round_, by=by)
+        fee_assessment.return_fees(round_, by=by)  # a misdeal's fees go back to the payers
+        return _move(round_, State.VOIDED, by, fields=["void_reason"])

@@ -1,0 +1,120 @@
+"""The architecture's promises that a test can check from the outside.
+
+- The rules packages (and the kernel's plain modules) load without Django, in a fresh
+  interpreter, so an import hidden inside a function would still be caught.
+- Every rule a refusal can name has its section, anchor and identifier in docs/rules.md.
+- The repository is self-contained: nothing points at a document outside it.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardroom.errors import Rule
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+PLAIN_PACKAGES = [
+    "tables.rules.cards",
+    "tables.rules.deck",
+    "tables.rules.decisions",
+    "tables.rules.hands",
+    "tables.rules.options",
+    "tables.rules.paytables",
+    "tables.rules.rotation",
+    "tables.rules.seats",
+    "wagers.rules.calculator",
+    "wagers.rules.resolution",
+    "wagers.rules.settlement",
+    "wagers.rules.showdown",
+    "wagers.rules.validation",
+    "wagers.rules.wagers",
+    "fees.rules.assessment",
+    "fees.rules.schedule",
+    "cardroom.errors",
+    "cardroom.money",
+    "cardroom.history",
+]
+
+
+@pytest.mark.parametrize("module", PLAIN_PACKAGES)
+def test_a_rules_module_loads_without_django(module):
+    code = (
+        "import importlib, sys\n"
+        f"importlib.import_module({module!r})\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('django', 'rest_framework', 'celery', 'django_filters', 'drf_spectacular'))\n"
+        "print(','.join(loaded))\n"
+    )
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(BASE_DIR)}  # no DJANGO_SETTINGS_MODULE
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=BASE_DIR, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "", f"{module} loaded {done.stdout.strip()}"
+
+
+def _sections(text: str) -> dict[str, str]:
+    """docs/rules.md cut at its anchors: anchor id -> the text up to the next anchor."""
+    parts = re.split(r'<a id="(s[0-9-]+)"></a>', text)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+
+
+RULES_MD = (BASE_DIR / "docs" / "rules.md").read_text()
+
+
+@pytest.mark.parametrize("rule", list(Rule), ids=[rule.value for rule in Rule])
+def test_every_rule_is_stated_in_its_section_of_the_rules_document(rule):
+    sections = _sections(RULES_MD)
+    assert rule.anchor in sections, f"docs/rules.md has no anchor {rule.anchor} for {rule}"
+    body = sections[rule.anchor]
+    heading = body.strip().splitlines()[0]
+    assert re.match(rf"#+ {re.escape(rule.section)}[. ]", heading), heading
+    assert f"`{rule.value}`" in body, f"§{rule.section} does not name {rule.value}"
+
+
+def test_the_rules_document_names_no_rule_the_system_does_not_know():
+    named = set(re.findall(r"`([a-z_]+\.[a-z_]+)`", "\n".join(
+        line for line in RULES_MD.splitlines() if line.startswith(("Rule:", "Rules:"))
+    )))  # fmt: skip
+    assert named == {rule.value for rule in Rule}
+
+
+def test_every_anchor_is_unique_and_every_identifier_names_one_rule():
+    anchors = re.findall(r'<a id="(s[0-9-]+)"></a>', RULES_MD)
+    assert len(anchors) == len(set(anchors))
+    assert len({rule.value for rule in Rule}) == len(Rule)
+
+
+def _tracked_files() -> list[Path]:
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
+    return [BASE_DIR / name for name in listed if name and not name.startswith(".ci/")]
+
+
+def test_nothing_in_the_repository_points_outside_it():
+    # Spelled in pieces so this file does not name what it looks for.
+    forbidden = re.compile("RULE" + "BOOK" + "|" + re.escape("../" + "shared"))
+    offenders = []
+    for path in _tracked_files():
+        if not path.is_file():
+            continue
+        try:
+            text = path.read_text()
+        except UnicodeDecodeError:
+            continue
+        offenders += [
+            f"{path.relative_to(BASE_DIR)}:{n}"
+            for n, line in enumerate(text.splitlines(), 1)
+            if forbidden.search(line)
+        ]
+    assert offenders == []
