@@ -1,4 +1,6 @@
-"""Shared pytest setup: CI skip policy, Hypothesis profiles, service markers, a real worker."""
+"""Shared pytest setup: CI skip policy, Hypothesis profiles, service markers, a real worker,
+and every fixture shared by more than one folder: one settings override for all tests, the
+frozen clock, the staff and their API clients, the API tests' floor, tampering with a row."""
 
 import dataclasses
 import os
@@ -7,7 +9,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -15,7 +17,12 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 from hypothesis import settings as hypothesis_settings
+from rest_framework.test import APIClient
 
+from cardroom.roles import Role
+from tests.builders.api import Floor
+from tests.builders.factories import UserFactory
+from tests.builders.floor import FrozenClock, Staff
 from tests.ci_guard import SkipGuard, ci_enabled
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -202,3 +209,133 @@ def celery_worker_process(
             if reporter is not None:
                 reporter.write_sep("-", f"celery worker log ({log_path})")
                 reporter.write_line(_log_tail(log_path))
+
+
+@pytest.fixture
+def worker_media(settings) -> None:
+    """The media root the session's worker stores report files under (it was started with it)."""
+    settings.MEDIA_ROOT = os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media"))
+
+
+# --- Every test -----------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _test_settings(settings) -> None:
+    """Settings for every test: cheap password hashing (the default hasher costs ~0.5 s a
+    user, and staff users are made by the dozen), and the console's floor map rendered
+    afresh (its shared cache is tested apart; the live server shares this process's cache)."""
+    from django.core.cache import cache
+
+    from console.views.pages import FLOOR_CACHE_KEY
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.CONSOLE_FLOOR_CACHE_SECONDS = 0
+    cache.delete(FLOOR_CACHE_KEY)
+
+
+@pytest.fixture
+def clock() -> Iterator[FrozenClock]:
+    """The clock every service reads, frozen at ``tests.builders.floor.PINNED``; the test moves
+    it with ``clock.advance(...)`` (or pins another moment with ``clock.set(...)``). It runs
+    again at teardown."""
+    frozen = FrozenClock()
+    frozen.start()
+    try:
+        yield frozen
+    finally:
+        frozen.stop()
+
+
+# --- Staff, their API clients, the API tests' floor -----------------------------------------
+
+
+def _signed_up(username: str, role: Role):
+    """A fixture: the staff user ``username`` in ``role``'s group."""
+
+    @pytest.fixture(name=username)
+    def user(db):
+        return UserFactory(username=username, role=role)
+
+    return user
+
+
+supervisor = _signed_up("supervisor", Role.FLOOR_SUPERVISOR)
+dealer = _signed_up("dealer", Role.HOUSE_DEALER)
+compliance = _signed_up("compliance", Role.COMPLIANCE_OFFICER)
+administrator = _signed_up("administrator", Role.ADMINISTRATOR)
+
+
+@pytest.fixture
+def staff(supervisor, dealer) -> Staff:
+    """The staff on duty: the ``supervisor`` and the ``dealer``."""
+    return Staff(supervisor=supervisor, dealer=dealer)
+
+
+@pytest.fixture
+def api() -> Callable[..., APIClient]:
+    """``api(user)``: a client authenticated as ``user``; ``api()`` an anonymous one."""
+
+    def client_for(user=None) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return client_for
+
+
+@pytest.fixture
+def as_supervisor(api, supervisor) -> APIClient:
+    return api(supervisor)
+
+
+@pytest.fixture
+def as_dealer(api, dealer) -> APIClient:
+    return api(dealer)
+
+
+@pytest.fixture
+def as_compliance(api, compliance) -> APIClient:
+    return api(compliance)
+
+
+@pytest.fixture
+def on_floor(staff) -> Floor:
+    """Tables, seats, offers and rounds made through the services by the ``staff``."""
+    return Floor(staff=staff)
+
+
+# --- Tampering with the books --------------------------------------------------------------
+
+
+def _raw(sql: str, params: list) -> None:
+    """Raw SQL as an attacker with database access runs it (PostgreSQL: triggers off)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute(sql, params)
+        assert cursor.rowcount == 1
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL session_replication_role = origin")
+
+
+@pytest.fixture
+def tamper():
+    """``tamper(sql, params, undo_sql, undo_params)``: change a row behind the services' back.
+
+    The change is undone at teardown: on PostgreSQL the test case's closing
+    ``SET CONSTRAINTS ALL IMMEDIATE`` runs the deferred balance trigger over every entry
+    the test inserted, and would itself refuse a tampered transaction.
+    """
+    undo: list[tuple[str, list]] = []
+
+    def run(sql: str, params: list, undo_sql: str, undo_params: list | None = None) -> None:
+        _raw(sql, params)
+        undo.append((undo_sql, params if undo_params is None else undo_params))
+
+    yield run
+    for sql, params in reversed(undo):
+        _raw(sql, params)

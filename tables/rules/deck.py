@@ -40,14 +40,6 @@ class Deal:
                 return cards
         raise KeyError(seat)
 
-    @property
-    def flop(self) -> tuple[Card, Card, Card]:
-        return self.board[:3]
-
-    @property
-    def turn_and_river(self) -> tuple[Card, Card]:
-        return self.board[3:]
-
 
 def deal(deck: Sequence[Card], player_dealer_seat: int, wagering_seats: Sequence[int]) -> Deal:
     """Deal in the automatic-shuffler order of `004` §7.

@@ -20,7 +20,7 @@ from enum import IntEnum
 from itertools import combinations
 
 from phevaluator._pheval import evaluate_7cards as _native_evaluate_7cards
-from phevaluator.evaluator import evaluate_5cards, evaluate_7cards
+from phevaluator.evaluator import evaluate_5cards
 
 from cardroom.errors import Rule, RuleError
 
@@ -96,11 +96,6 @@ _VALUES: tuple[HandValue, ...] = (
 )
 
 
-def public_evaluate_7cards(cards: Sequence[Card]) -> int:
-    """phevaluator's documented wrapper, for tests that check the adapter against it."""
-    return evaluate_7cards(*cards)
-
-
 def category_of(strength: int) -> Category:
     return _CATEGORY_OF_RANK[strength]  # type: ignore[return-value]
 
@@ -115,10 +110,6 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
             )
         ensure_distinct(cards)
     return _VALUES[_native_evaluate_7cards(*cards)]
-
-
-def evaluate_hand(hole: Sequence[Card], board: Sequence[Card]) -> HandValue:
-    return evaluate((*hole, *board))
 
 
 def compare(first: HandValue, second: HandValue) -> int:

@@ -36,20 +36,6 @@ class PayTable:
                 return odds
         return None
 
-    @property
-    def lowest_paying(self) -> Category:
-        return min(category for category, _ in self.odds)
-
-    def as_dict(self) -> dict[str, str]:
-        """JSON form: category label -> odds as an exact decimal string ("1.5", "500")."""
-        return {category.label: _format_odds(odds) for category, odds in self.odds}
-
-
-def _format_odds(odds: Fraction) -> str:
-    if odds.denominator == 1:
-        return str(odds.numerator)
-    return str(Decimal(odds.numerator) / Decimal(odds.denominator))
-
 
 def _table(name: str, *pairs: tuple[Category, int | Fraction]) -> PayTable:
     return PayTable(name, tuple((category, Fraction(odds)) for category, odds in pairs))

@@ -1,50 +1,29 @@
-"""Fixtures for the console's view tests: staff of every role, a table ready to play."""
+"""Fixtures for the console's view tests: a user of every role to sign in as, a table ready
+to play (the staff and the settings are tests/conftest.py's)."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 
 from cardroom.roles import Role
-from console.views.pages import FLOOR_CACHE_KEY
 from tables.models import DealMode
-from tests.factories import UserFactory
-from tests.money.builders import Staff, money_table
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_floor_map(settings):
-    """Every test sees the floor as it is (the shared floor-map cache is tested apart)."""
-    settings.CONSOLE_FLOOR_CACHE_SECONDS = 0
-    cache.delete(FLOOR_CACHE_KEY)
-
-
-ROLES = {
-    "supervisor": Role.FLOOR_SUPERVISOR,
-    "dealer": Role.HOUSE_DEALER,
-    "compliance": Role.COMPLIANCE_OFFICER,
-    "administrator": Role.ADMINISTRATOR,
-}
+from tests.builders.factories import UserFactory
+from tests.builders.money import money_table
 
 
 @pytest.fixture
-def users(db) -> dict[str, User]:
+def users(supervisor, dealer, compliance, administrator) -> dict[str, User]:
     """One staff user per role, plus a staff user with no role and a non-staff user."""
-    made = {name: UserFactory(username=name, role=role) for name, role in ROLES.items()}
+    made = {
+        "supervisor": supervisor,
+        "dealer": dealer,
+        "compliance": compliance,
+        "administrator": administrator,
+    }
     made["no_role"] = UserFactory(username="no_role")
     made["not_staff"] = UserFactory(username="not_staff", is_staff=False, role=Role.HOUSE_DEALER)
     return made
-
-
-@pytest.fixture
-def staff(users) -> Staff:
-    return Staff(supervisor=users["supervisor"], dealer=users["dealer"])
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from console.models import Outcome, StaffAction
-from tests.money.builders import make_player
+from tests.builders.floor import make_player
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from cardroom.errors import State
 from fees.models import FeeLine, FeeSchedule, FeeScheduleVersion, FeeWaiver
-from tests.fees.builders import STANDARD, table_schedule
-from tests.money.builders import Wager, money_table, play_round
+from tests.builders.fees import STANDARD, table_schedule
+from tests.builders.money import Wager, money_table, play_round
 
 pytestmark = pytest.mark.django_db
 

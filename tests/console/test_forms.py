@@ -11,7 +11,8 @@ from django.urls import reverse
 from cardroom.errors import State
 from tables.models import Game, OfferRound, OfferRoundStatus, Round, Seating
 from tables.selectors import NO_PLAYER_DEALER_STATUS
-from tests.money.builders import PLAY_RIVER, Cards, Wager, play_round
+from tests.builders.floor import PLAY_RIVER, Cards
+from tests.builders.money import Wager, play_round
 from wagers.models import Bet, PlayerDealerBank
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +68,7 @@ def test_close_game_then_close_again(as_user, card_table):
     ],
 )
 def test_seat_form_errors(as_user, card_table, data, status, text):
-    from tests.money.builders import make_player
+    from tests.builders.floor import make_player
 
     player = make_player()
     data = {"player": player.pk, **data} if data.get("seat") != 5 else data
@@ -81,7 +82,7 @@ def test_seat_form_errors(as_user, card_table, data, status, text):
 
 
 def test_seating_a_player_seated_elsewhere_names_the_rule(as_user, card_table, staff):
-    from tests.money.builders import money_table
+    from tests.builders.money import money_table
 
     other = money_table(staff, {1: 0})
     response = act(
@@ -193,9 +194,9 @@ def test_start_round_without_an_acceptance(as_user, card_table):
 )
 def test_bank_form_errors(as_user, card_table, amount, status, text):
     from rounds import services as rounds
-    from tests.money.builders import give_button
+    from tests.builders.floor import give_button
 
-    give_button(card_table, 2)
+    give_button(card_table.table.pk, 2, by=card_table.staff.dealer)
     round_ = rounds.start_round(table_id=card_table.table.pk, by=card_table.staff.dealer)
     response = act(
         as_user("dealer"), card_table.table, "bank", {"round_id": round_.pk, "amount": amount}
@@ -252,9 +253,9 @@ def test_a_wager_after_no_more_bets_is_a_state_error(as_user, card_table):
 
 def test_no_more_bets_before_the_bank(as_user, card_table):
     from rounds import services as rounds
-    from tests.money.builders import give_button
+    from tests.builders.floor import give_button
 
-    give_button(card_table, 2)
+    give_button(card_table.table.pk, 2, by=card_table.staff.dealer)
     round_ = rounds.start_round(table_id=card_table.table.pk, by=card_table.staff.dealer)
     response = act(as_user("dealer"), card_table.table, "no_more_bets", {"round_id": round_.pk})
     assert response.status_code == 409
@@ -413,7 +414,7 @@ def test_cash_out_while_chips_are_in_play_is_a_state_error(as_user, card_table):
 
 
 def test_backline_rules_are_the_services(as_user, staff):
-    from tests.money.builders import money_table
+    from tests.builders.money import money_table
 
     mt = money_table(staff, {1: 50_000, 2: 50_000, 3: 50_000}, backliners=[50_000])
     round_ = play_round(mt, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=State.WAGERING)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from cardroom.errors import State
 from console import selectors
 from tables.models import DealMode, Game, Round, Table
-from tests.money.builders import Wager, money_table, play_round
+from tests.builders.money import Wager, money_table, play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -121,7 +121,7 @@ def test_the_floor_map_is_shared_for_a_moment_then_fresh(as_user, card_table, se
 
     from console.views.pages import FLOOR_CACHE_KEY
     from tables.services import floor
-    from tests.money.builders import make_player
+    from tests.builders.floor import make_player
 
     settings.CONSOLE_FLOOR_CACHE_SECONDS = 2
     client = as_user("dealer")
@@ -137,29 +137,24 @@ def test_the_floor_map_is_shared_for_a_moment_then_fresh(as_user, card_table, se
     assert "Newcomer" in client.get(reverse("console:floor")).content.decode()
 
 
-def test_the_floor_map_warns_before_the_40_minute_rule_ends_a_tppp_game(as_user, staff):
-    from cardroom.clock import freeze
-
+def test_the_floor_map_warns_before_the_40_minute_rule_ends_a_tppp_game(as_user, staff, clock):
     start = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
-    freeze(start)
-    try:
-        mt = money_table(
-            staff, {1: 50_000, 2: 50_000, 3: 50_000}, tppp_seats=[1], deal_mode=DealMode.RNG
-        )
-        rng = random.Random(3)
-        for minutes, seat in [(0, 1), (5, 2), (10, 1)]:
-            freeze(start + timedelta(minutes=minutes))
-            play_round(mt, pd_seat=seat, bank=5_000, wagers=[Wager(3, 500)], rng=rng)
-        client = as_user("supervisor")
-        freeze(start + timedelta(minutes=20))
-        calm = client.get(reverse("console:floor")).content.decode()
-        assert "TPPP" in calm and "game ends unless another player banks" not in calm
-        freeze(start + timedelta(minutes=32))
-        page = client.get(reverse("console:floor")).content.decode()
-        assert "within 10 minutes the game ends unless another player banks" in page
-        assert "only 1 player(s) other than a TPPP held the position" in page
-    finally:
-        freeze(None)
+    clock.set(start)
+    mt = money_table(
+        staff, {1: 50_000, 2: 50_000, 3: 50_000}, tppp_seats=[1], deal_mode=DealMode.RNG
+    )
+    rng = random.Random(3)
+    for minutes, seat in [(0, 1), (5, 2), (10, 1)]:
+        clock.set(start + timedelta(minutes=minutes))
+        play_round(mt, pd_seat=seat, bank=5_000, wagers=[Wager(3, 500)], rng=rng)
+    client = as_user("supervisor")
+    clock.set(start + timedelta(minutes=20))
+    calm = client.get(reverse("console:floor")).content.decode()
+    assert "TPPP" in calm and "game ends unless another player banks" not in calm
+    clock.set(start + timedelta(minutes=32))
+    page = client.get(reverse("console:floor")).content.decode()
+    assert "within 10 minutes the game ends unless another player banks" in page
+    assert "only 1 player(s) other than a TPPP held the position" in page
 
 
 def test_keep_button_only_when_the_rotation_rules_allow_keeping(as_user, staff):

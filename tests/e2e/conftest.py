@@ -42,16 +42,6 @@ def browser():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = saved
 
 
-@pytest.fixture(autouse=True)
-def _fresh_floor_map():
-    """The live server shares this process's cache: no floor map left from another test."""
-    from django.core.cache import cache
-
-    from console.views.pages import FLOOR_CACHE_KEY
-
-    cache.delete(FLOOR_CACHE_KEY)
-
-
 @pytest.fixture
 def new_page(browser):
     """Pages in fresh browser contexts (own cookies), closed after the test."""

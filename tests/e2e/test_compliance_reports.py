@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from pathlib import Path
 
@@ -16,10 +15,10 @@ from cardroom.gaming_day import gaming_day_of
 from cardroom.roles import Role
 from reports.models import ReportDownload, ReportRequest
 from tables.models import DealMode
-from tests.conftest import BASE_DIR
+from tests.builders.factories import UserFactory
+from tests.builders.floor import make_staff
+from tests.builders.money import Wager, money_table, play_round
 from tests.e2e.conftest import sign_in
-from tests.factories import UserFactory
-from tests.money.builders import Staff, Wager, money_table, play_round
 
 pytestmark = [
     pytest.mark.requires_postgres,
@@ -28,19 +27,10 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def worker_media(settings):
-    # The session's worker stores report files under the media root it was started with.
-    settings.MEDIA_ROOT = os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media"))
-
-
 def test_compliance_requests_watches_and_downloads_the_rotation_report(
     live_server, new_page, shoot, celery_worker_process, worker_media
 ):
-    staff = Staff(
-        supervisor=UserFactory(role=Role.FLOOR_SUPERVISOR),
-        dealer=UserFactory(role=Role.HOUSE_DEALER),
-    )
+    staff = make_staff()
     UserFactory(username="officer", role=Role.COMPLIANCE_OFFICER)
     mt = money_table(staff, {1: 50_000, 2: 50_000, 3: 50_000}, deal_mode=DealMode.RNG)
     play_round(mt, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000), Wager(3, 1_000)])

@@ -14,9 +14,9 @@ from console.templatetags.console import dollars
 from fees.models import FeeLine
 from tables.models import DealMode, Round
 from tables.services import floor
+from tests.builders.factories import UserFactory
+from tests.builders.fees import table_schedule
 from tests.e2e.conftest import PHONE, fits_width, sign_in
-from tests.factories import UserFactory
-from tests.fees.builders import table_schedule
 from wagers.models import SettlementLine
 
 pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]

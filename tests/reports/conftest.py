@@ -1,29 +1,10 @@
-"""Fixtures for the report tests: the compliance day, staff clients, a clean clock."""
+"""Fixtures for the report tests: the compliance day, a media directory of their own."""
 
 from __future__ import annotations
 
 import pytest
 
-from cardroom import clock
-from tests.tables.conftest import (  # noqa: F401  (fixtures, registered by import)
-    _fast_passwords,
-    administrator,
-    api,
-    as_compliance,
-    as_dealer,
-    as_supervisor,
-    compliance,
-    dealer,
-    supervisor,
-)
-
-from .builders import compliance_day
-
-
-@pytest.fixture(autouse=True)
-def _clock():
-    yield
-    clock.freeze(None)
+from tests.builders.reports import compliance_day
 
 
 @pytest.fixture(autouse=True)
@@ -32,5 +13,5 @@ def _media(settings, tmp_path):
 
 
 @pytest.fixture
-def day(db):
-    return compliance_day()
+def day(db, clock):
+    return compliance_day(clock)

@@ -61,11 +61,6 @@ class SettlementLine(NamedTuple):
         return bettor_label(self.bettor)
 
     @property
-    def player_net(self) -> int:
-        """What the bettor gained (+) or lost (-) on this wager."""
-        return self.paid - self.collected
-
-    @property
     def returned(self) -> int:
         """Chips handed back to the bettor: the stake less what was collected, plus the payout."""
         return self.stake - self.collected + self.paid
@@ -82,12 +77,6 @@ class Settlement:
     def remaining_bank(self) -> int:
         """What the player-dealer takes back from the bank: W plus the net."""
         return self.bank + self.player_dealer_net
-
-    @property
-    def uncovered_lines(self) -> tuple[SettlementLine, ...]:
-        return tuple(
-            line for line in self.lines if line.returned_uncovered or line.unpaid_uncovered
-        )
 
 
 _WIN, _LOSE = Outcome.WIN, Outcome.LOSE

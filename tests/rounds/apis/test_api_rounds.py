@@ -1,0 +1,583 @@
+"""Rounds through the API: every transition, its errors, the withheld cards, a full round."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardroom.errors import ACTIVE_ROUND_STATES, ROUND_STATES, Rule, State
+from rounds import services as rounds
+from tables.models import HandDecision, Round, RoundTransition
+from tests.builders.factories import TPPPRegistrationFactory
+from wagers.models import Bet, LedgerTransaction, PlayerDealerBank
+
+pytestmark = pytest.mark.django_db
+
+ALL_STATES = [s.value for s in ROUND_STATES]
+
+
+def url(round_, action=""):
+    return f"/api/rounds/{round_.pk}/" + (f"{action}/" if action else "")
+
+
+# --- Start and wager ---------------------------------------------------------------------
+
+
+def test_start_a_round(as_dealer, on_floor):
+    table = on_floor.ready_table()
+    accepted = on_floor.bank(table, 2)
+    response = as_dealer.post(f"/api/tables/{table.pk}/rounds/")
+    assert response.status_code == 201, response.data
+    data = response.data
+    assert (data["number"], data["deck"], data["state"]) == (1, "A", "wagering")
+    assert data["player_dealer"] == {
+        "seat": 2,
+        "player": {
+            "id": accepted.player.pk,
+            "player_number": accepted.player.player_number,
+            "name": accepted.player.name,
+        },
+        "is_tppp": False,
+        "consecutive_count": 1,
+    }
+    assert data["options"]["preflop_multiples"] == [3, 4]
+    assert data["hands"] == []
+    assert [(t["from"], t["to"], t["by"]) for t in data["transitions"]] == [
+        ("", "wagering", "dealer")
+    ]
+    assert data["dealer_hole"] is None
+    assert data["shuffled_deck"] is None
+    assert data["cards_revealed"] is False
+
+
+def test_start_without_an_acceptance_or_a_game_is_409(as_dealer, on_floor):
+    table = on_floor.ready_table()
+    response = as_dealer.post(f"/api/tables/{table.pk}/rounds/")
+    assert response.status_code == 409
+    assert response.data["code"] == State.NO_PLAYER_DEALER
+    assert response.data["rule"] == Rule.OFFER_ROUND
+    assert "offer the button" in response.data["message"]
+    idle = on_floor.table()
+    response = as_dealer.post(f"/api/tables/{idle.pk}/rounds/")
+    assert response.status_code == 409
+    assert response.data["code"] == State.NO_GAME
+    assert response.data["rule"] == Rule.GAME
+    assert not Round.objects.exists()
+    assert as_dealer.post("/api/tables/99999/rounds/").status_code == 404
+
+
+def wager(seat, ante=500, **more):
+    return {"seat": seat, "ante": ante, "blind": ante, **more}
+
+
+def test_wagers_make_the_hand(as_dealer, on_floor):
+    round_ = on_floor.start(on_floor.ready_table(), join=())
+    response = as_dealer.post(url(round_, "wagers"), wager(3), format="json")
+    assert response.status_code == 201, response.data
+    (hand,) = response.data["hands"]
+    assert (hand["seat"], hand["hole"], hand["decisions"], hand["result"]) == (3, None, [], "")
+    (bet,) = hand["bets"]
+    assert (bet["bettor"], bet["ante"], bet["blind"], bet["trips"], bet["play"]) == (
+        "seat",
+        500,
+        500,
+        0,
+        0,
+    )
+
+
+def test_wager_errors(as_dealer, on_floor):
+    table = on_floor.ready_table(seats=(1, 2))
+    on_floor.seat(table, 3, TPPPRegistrationFactory().player)
+    round_ = on_floor.start(table, join=(2,))
+    cases = [
+        (
+            1,
+            400,
+            "seat 1 is the player-dealer; no one wagers on the player-dealer position",
+            Rule.PLAYER_DEALER_SEAT,
+        ),
+        (5, 400, "seat 5 is empty", Rule.SEATS),
+        (3, 400, "seat 3 is a TPPP player", Rule.TPPP_BANKS_ONLY),
+    ]
+    for seat, code, message, rule in cases:
+        response = as_dealer.post(url(round_, "wagers"), wager(seat), format="json")
+        assert response.status_code == code
+        assert response.data["code"] == "rule_broken"
+        assert response.data["field"] == "seat"
+        assert response.data["message"].startswith(message)
+        assert response.data["rule"] == rule
+    response = as_dealer.post(url(round_, "wagers"), wager(2), format="json")
+    assert response.status_code == 409
+    assert response.data["code"] == State.WAGERING
+    assert response.data["rule"] == Rule.NO_MORE_BETS
+    response = as_dealer.post(url(round_, "wagers"), wager("two"), format="json")
+    assert response.status_code == 400
+    assert response.data["code"] == "invalid"
+    assert response.data["field"] == "seat"
+    assert response.data["message"] == "A valid integer is required."
+    assert set(response.data["errors"]) == {"seat"}
+    assert round_.hands.count() == 1
+
+
+def test_no_more_bets_needs_a_hand(as_dealer, on_floor):
+    round_ = on_floor.start(on_floor.ready_table(), join=())
+    response = as_dealer.post(url(round_, "no-more-bets"))
+    assert response.status_code == 409
+    assert response.data["code"] == State.WAGERING
+    assert response.data["rule"] == Rule.ROUND_SEQUENCE
+    assert response.data["message"] == "no seat has wagered in this round"
+
+
+def test_no_more_bets(as_dealer, on_floor):
+    round_ = on_floor.round_in("wagering")
+    response = as_dealer.post(url(round_, "no-more-bets"))
+    assert response.status_code == 200
+    assert response.data["state"] == "no_more_bets"
+
+
+# --- Dealing --------------------------------------------------------------------------------
+
+
+def test_rng_deal_withholds_the_player_dealers_cards(as_dealer, on_floor):
+    round_ = on_floor.round_in("no_more_bets")
+    response = as_dealer.post(url(round_, "deal"), {}, format="json")
+    assert response.status_code == 200, response.data
+    assert response.data["state"] == "preflop"
+    assert all(len(hand["hole"]) == 2 for hand in response.data["hands"])
+    assert response.data["dealer_hole"] is None
+    assert response.data["shuffled_deck"] is None
+    round_.refresh_from_db()
+    assert len(round_.dealer_hole) == 2  # stored, just not shown
+    assert len(round_.shuffled_deck) == 52
+
+
+def test_rng_table_refuses_entered_cards(as_dealer, on_floor):
+    round_ = on_floor.round_in("no_more_bets")
+    body = {
+        "cards": {"hands": {"2": ["As", "Ah"], "3": ["Ks", "Kh"]}, "player_dealer": ["2c", "3c"]}
+    }
+    response = as_dealer.post(url(round_, "deal"), body, format="json")
+    assert response.status_code == 400
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == "cards"
+    assert response.data["message"] == "this table deals by RNG; cards are not entered"
+    assert response.data["rule"] == Rule.DEAL_MODE
+    round_.refresh_from_db()
+    assert round_.state == "no_more_bets"
+
+
+@pytest.fixture
+def entry_round(on_floor):
+    """A card-entry round at no more bets: PD seat 1, hands at seats 2 and 3."""
+    return on_floor.round_in("no_more_bets", on_floor.ready_table(deal_mode="card_entry"))
+
+
+@pytest.mark.parametrize(
+    ("cards", "field", "message", "rule"),
+    [
+        (
+            {"hands": {"2": ["As", "Ah"], "3": ["As", "Kh"]}, "player_dealer": ["2c", "3c"]},
+            "hands",
+            "card As appears twice",
+            Rule.CARD_ONCE,
+        ),
+        (
+            {"hands": {"2": ["As", "Ah"]}, "player_dealer": ["2c", "3c"]},
+            "hands",
+            "hole cards are needed for exactly the seats in the hand: [2, 3]",
+            Rule.CARD_ENTRY,
+        ),
+        (
+            {"hands": {"2": ["As", "Ah"], "3": ["Zz", "Kh"]}, "player_dealer": ["2c", "3c"]},
+            "hands.3[0]",
+            "'Zz' is not a card",
+            Rule.CARD,
+        ),
+        (
+            {"hands": {"2": ["As", "Ah"], "3": ["Ks", "Kh"]}, "player_dealer": ["2c"]},
+            "player_dealer",
+            "expected 2 cards, got 1",
+            Rule.CARD,
+        ),
+    ],
+)
+def test_card_entry_is_validated(as_dealer, entry_round, cards, field, message, rule):
+    response = as_dealer.post(url(entry_round, "deal"), {"cards": cards}, format="json")
+    assert response.status_code == 400, response.data
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == field
+    assert response.data["message"].startswith(message)
+    assert response.data["rule"] == rule
+    entry_round.refresh_from_db()
+    assert entry_round.state == "no_more_bets"
+    assert entry_round.dealer_hole is None
+
+
+def test_card_entry_needs_seat_numbers(as_dealer, entry_round):
+    cards = {"hands": {"two": ["As", "Ah"]}, "player_dealer": ["2c", "3c"]}
+    response = as_dealer.post(url(entry_round, "deal"), {"cards": cards}, format="json")
+    assert response.status_code == 400
+    assert response.data["code"] == "invalid"
+    assert response.data["field"] == "cards.hands"
+    assert response.data["message"] == "'two' is not a seat number"
+    assert response.data["errors"]["cards"]["hands"] == ["'two' is not a seat number"]
+
+
+def test_card_entry_without_cards(as_dealer, entry_round):
+    response = as_dealer.post(url(entry_round, "deal"), {}, format="json")
+    assert response.status_code == 400
+    assert response.data["code"] == "rule_broken"
+    assert response.data["rule"] == Rule.CARD_ENTRY
+    assert response.data["message"] == (
+        "card entry needs the hole cards of every hand and of the player-dealer"
+    )
+
+
+# --- Decisions ------------------------------------------------------------------------------
+
+
+def decide(client, round_, **body):
+    return client.post(url(round_, "decisions"), body, format="json")
+
+
+def test_decision(as_dealer, on_floor):
+    round_ = on_floor.round_in("preflop")
+    response = decide(as_dealer, round_, seat=2, action="play", multiple=3)
+    assert response.status_code == 201, response.data
+    hand = next(h for h in response.data["hands"] if h["seat"] == 2)
+    (decision,) = hand["decisions"]
+    assert (decision["street"], decision["action"], decision["multiple"]) == ("preflop", "play", 3)
+    assert decision["by"] == "dealer"
+
+
+def test_play_2x_preflop_names_the_rule(as_dealer, on_floor):
+    round_ = on_floor.round_in("preflop")
+    response = decide(as_dealer, round_, seat=2, action="play", multiple=2)
+    assert response.status_code == 400
+    assert response.data["field"] == "multiple"
+    assert response.data["message"] == "Play pre-flop must be 3x or 4x the Ante, not 2x"
+    assert response.data["rule"] == Rule.DECISIONS
+    assert not HandDecision.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("state", "body", "field", "message"),
+    [
+        ("preflop", {"seat": 2, "action": "fold"}, "action", "a hand may fold only on the river"),
+        ("preflop", {"seat": 5, "action": "check"}, "seat", "seat 5 is not in this hand"),
+        ("preflop", {"seat": 2, "action": "check", "multiple": 3}, "multiple", "a check has no"),
+        ("flop", {"seat": 3, "action": "play", "multiple": 3}, "multiple", "Play on the flop must"),
+        ("flop", {"seat": 2, "action": "check"}, "action", "the hand already made its Play"),
+        ("river", {"seat": 3, "action": "check"}, "action", "on the river a hand must Play 1x"),
+        ("river", {"seat": 3, "action": "play", "multiple": 2}, "multiple", "Play on the river"),
+    ],
+)
+def test_broken_decision_rules(as_dealer, on_floor, state, body, field, message):
+    round_ = on_floor.round_in(state)
+    before = HandDecision.objects.count()
+    response = decide(as_dealer, round_, **body)
+    assert response.status_code == 400, response.data
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == field
+    assert response.data["message"].startswith(message)
+    assert response.data["rule"] == Rule.DECISIONS
+    assert HandDecision.objects.count() == before
+
+
+def test_decision_input_errors(as_dealer, on_floor):
+    round_ = on_floor.round_in("preflop")
+    response = decide(as_dealer, round_, seat=2, action="raise", multiple=-1)
+    assert response.status_code == 400
+    assert response.data["code"] == "invalid"
+    assert response.data["field"] == "action"
+    assert response.data["message"] == '"raise" is not a valid choice.'
+    assert set(response.data["errors"]) == {"action", "multiple"}
+
+
+def test_flop_waits_for_every_preflop_decision(as_dealer, on_floor):
+    round_ = on_floor.round_in("preflop")
+    decide(as_dealer, round_, seat=2, action="play", multiple=4)
+    response = as_dealer.post(url(round_, "flop"), {}, format="json")
+    assert response.status_code == 409
+    assert response.data["code"] == State.PREFLOP
+    assert response.data["rule"] == Rule.ROUND_SEQUENCE
+    assert response.data["message"] == "seat(s) 3 have not made their preflop decision"
+    round_.refresh_from_db()
+    assert round_.board == []
+
+
+# --- Withheld cards -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("state", ALL_STATES)
+def test_dealer_hole_withheld_until_the_showdown(as_compliance, on_floor, state):
+    if state == "voided":
+        round_ = on_floor.round_in("flop")
+        rounds.void_round(round_id=round_.pk, by=on_floor.supervisor, reason="misdeal")
+    else:
+        round_ = on_floor.round_in(state)
+    round_.refresh_from_db()
+    data = as_compliance.get(url(round_)).data
+    revealed = state in ("showdown", "settled", "voided")
+    assert data["cards_revealed"] is revealed
+    if revealed:
+        assert data["dealer_hole"] == round_.dealer_hole
+        assert data["shuffled_deck"] == round_.shuffled_deck
+        assert len(data["dealer_hole"]) == 2
+    else:
+        assert data["dealer_hole"] is None
+        assert data["shuffled_deck"] is None
+    listed = as_compliance.get("/api/rounds/", {"table": round_.table_id}).data["results"]
+    assert "dealer_hole" not in listed[0]
+    assert "shuffled_deck" not in listed[0]
+
+
+# --- Void -----------------------------------------------------------------------------------
+
+
+def test_void(as_supervisor, on_floor):
+    round_ = on_floor.round_in("flop")
+    response = as_supervisor.post(url(round_, "void"), {"reason": "  card exposed "}, format="json")
+    assert response.status_code == 200
+    assert response.data["state"] == "voided"
+    assert response.data["void_reason"] == "card exposed"
+    assert response.data["ended_at"]
+
+
+def test_void_needs_a_reason(as_supervisor, on_floor):
+    round_ = on_floor.round_in("flop")
+    response = as_supervisor.post(url(round_, "void"), {"reason": " "}, format="json")
+    assert response.status_code == 400
+    assert response.data["code"] == "rule_broken"
+    assert response.data["field"] == "reason"
+    assert response.data["message"] == "say why the round is void"
+    assert response.data["rule"] == Rule.VOID_REASON
+    round_.refresh_from_db()
+    assert round_.state == "flop"
+
+
+def test_missing_round_is_404(as_supervisor):
+    assert as_supervisor.get("/api/rounds/99999/").status_code == 404
+    assert as_supervisor.post("/api/rounds/99999/settle/").status_code == 404
+    assert as_supervisor.post("/api/rounds/99999/wagers/", wager(2)).status_code == 404
+    assert as_supervisor.post("/api/rounds/99999/bank/", {"amount": 1000}).status_code == 404
+
+
+# --- Every illegal transition answers 409 and changes nothing -----------------------------
+
+TRANSITIONS = {
+    "bank": ({"amount": 1000}, {"wagering"}),
+    "wagers": (wager(4), {"wagering"}),
+    "no-more-bets": ({}, {"wagering"}),
+    "deal": ({}, {"no_more_bets"}),
+    "decisions": ({"seat": 3, "action": "check"}, {"preflop", "flop", "river"}),
+    "flop": ({}, {"preflop"}),
+    "turn-river": ({}, {"flop"}),
+    "showdown": ({}, {"river"}),
+    "settle": ({}, {"showdown"}),
+    "void": ({"reason": "misdeal"}, {s.value for s in ACTIVE_ROUND_STATES}),
+}
+ILLEGAL = [
+    (action, state)
+    for action, (_, legal) in TRANSITIONS.items()
+    for state in ALL_STATES
+    if state not in legal
+]
+
+
+def snapshot(round_: Round) -> tuple:
+    round_.refresh_from_db()
+    return (
+        round_.state,
+        RoundTransition.objects.filter(round=round_).count(),
+        round_.hands.count(),
+        HandDecision.objects.filter(hand__round=round_).count(),
+        round_.board,
+        round_.dealer_hole,
+        round_.void_reason,
+        Round.objects.filter(table_id=round_.table_id).count(),
+        Bet.objects.filter(hand__round=round_).count(),
+        PlayerDealerBank.objects.filter(round=round_).count(),
+        LedgerTransaction.objects.count(),
+    )
+
+
+@pytest.mark.parametrize(("action", "state"), ILLEGAL)
+def test_illegal_transition_is_409_naming_the_state(as_supervisor, on_floor, action, state):
+    round_ = on_floor.round_in(state)
+    before = snapshot(round_)
+    body, _ = TRANSITIONS[action]
+    response = as_supervisor.post(url(round_, action), body, format="json")
+    assert response.status_code == 409, response.data
+    assert response.data["code"] == state
+    assert f"is {State(state).label.lower()}" in response.data["message"]
+    assert snapshot(round_) == before
+
+
+@pytest.mark.parametrize("state", [s.value for s in ACTIVE_ROUND_STATES])
+def test_start_while_a_round_is_in_play_is_409(as_supervisor, on_floor, state):
+    round_ = on_floor.round_in(state)
+    before = snapshot(round_)
+    response = as_supervisor.post(f"/api/tables/{round_.table_id}/rounds/")
+    assert response.status_code == 409
+    assert response.data["code"] == state
+    assert response.data["rule"] == Rule.ROUND_SEQUENCE
+    assert snapshot(round_) == before
+
+
+# --- A whole round, from an empty floor to settled, through the API -----------------------
+
+
+def test_full_round_through_the_api(as_supervisor, as_dealer):
+    def ok(response, code=200):
+        assert response.status_code == code, response.data
+        return response.data
+
+    table = ok(
+        as_supervisor.post(
+            "/api/tables/", {"name": "Full", "deal_mode": "card_entry"}, format="json"
+        ),
+        201,
+    )
+    players = [
+        ok(
+            as_supervisor.post(
+                "/api/players/", {"player_number": f"F{n}", "name": f"P{n}"}, format="json"
+            ),
+            201,
+        )
+        for n in (1, 2, 3)
+    ]
+    tid = table["id"]
+    for seat, player in zip((1, 2, 3), players, strict=True):
+        ok(
+            as_dealer.post(
+                f"/api/tables/{tid}/seats/", {"seat": seat, "player": player["id"]}, format="json"
+            ),
+            201,
+        )
+    ok(
+        as_supervisor.post(f"/api/tables/{tid}/game/open/", {"first_offer_seat": 1}, format="json"),
+        201,
+    )
+    offer = ok(as_dealer.post(f"/api/tables/{tid}/button/offer/"), 201)
+    ok(
+        as_dealer.post(
+            f"/api/tables/{tid}/button/offers/{offer['id']}/answer/",
+            {"accept": True},
+            format="json",
+        )
+    )
+    status = as_dealer.get(f"/api/tables/{tid}/").data["button_status"]
+    assert status == "seat 1 accepted; start the round"
+
+    for player in players:
+        ok(
+            as_dealer.post(
+                f"/api/tables/{tid}/chips/buy-in/",
+                {"player": player["id"], "amount": 100_000, "currency": True},
+                format="json",
+            ),
+            201,
+        )
+
+    rid = ok(as_dealer.post(f"/api/tables/{tid}/rounds/"), 201)["id"]
+    r = f"/api/rounds/{rid}/"
+    waiting = as_dealer.post(f"{r}no-more-bets/")
+    assert waiting.status_code == 409
+    assert waiting.data["code"] == State.WAGERING
+    assert waiting.data["rule"] == Rule.BANK
+    assert "has not posted the bank" in waiting.data["message"]
+    data = ok(as_dealer.post(f"{r}bank/", {"amount": 20_000}, format="json"), 201)
+    assert (data["bank"]["amount"], data["bank"]["net"]) == (20_000, None)
+    ok(as_dealer.post(f"{r}wagers/", wager(2), format="json"), 201)
+    ok(as_dealer.post(f"{r}wagers/", wager(3), format="json"), 201)
+    ok(as_dealer.post(f"{r}no-more-bets/"))
+    cards = {"hands": {"2": ["As", "Ah"], "3": ["Kc", "Qc"]}, "player_dealer": ["2c", "7d"]}
+    data = ok(as_dealer.post(f"{r}deal/", {"cards": cards}, format="json"))
+    assert [h["hole"] for h in data["hands"]] == [["As", "Ah"], ["Kc", "Qc"]]
+    assert data["dealer_hole"] is None
+    ok(
+        as_dealer.post(
+            f"{r}decisions/", {"seat": 2, "action": "play", "multiple": 4}, format="json"
+        ),
+        201,
+    )
+    ok(as_dealer.post(f"{r}decisions/", {"seat": 3, "action": "check"}, format="json"), 201)
+    duplicate = as_dealer.post(f"{r}flop/", {"cards": ["Ad", "Kd", "As"]}, format="json")
+    assert duplicate.status_code == 400
+    assert duplicate.data["field"] == "cards"
+    assert duplicate.data["message"] == "card As appears twice"
+    assert duplicate.data["rule"] == Rule.CARD_ONCE
+    data = ok(as_dealer.post(f"{r}flop/", {"cards": ["Ad", "Kd", "3s"]}, format="json"))
+    assert data["board"] == ["Ad", "Kd", "3s"]
+    ok(as_dealer.post(f"{r}decisions/", {"seat": 3, "action": "check"}, format="json"), 201)
+    data = ok(as_dealer.post(f"{r}turn-river/", {"cards": ["9h", "4c"]}, format="json"))
+    assert data["board"] == ["Ad", "Kd", "3s", "9h", "4c"]
+    assert data["dealer_hole"] is None
+    ok(as_dealer.post(f"{r}decisions/", {"seat": 3, "action": "fold"}, format="json"), 201)
+    data = ok(as_dealer.post(f"{r}showdown/"))
+    assert data["dealer_hole"] == ["2c", "7d"]
+    assert (data["dealer_category"], data["dealer_qualifies"]) == ("high_card", False)
+    assert [(h["seat"], h["category"], h["result"]) for h in data["hands"]] == [
+        (2, "three_of_a_kind", "win"),
+        (3, "one_pair", "fold"),
+    ]
+    data = ok(as_dealer.post(f"{r}settle/"))
+    assert data["state"] == "settled"
+    assert data["ended_at"]
+    # Dealer does not qualify: seat 2's Ante pushes, its Play wins 2000 and its Blind (three
+    # of a kind, below a Straight) pushes; seat 3's fold loses Ante and Blind, 1000.
+    assert (data["bank"]["net"], data["bank"]["remaining"]) == (-1000, 19_000)
+    assert [(t["from"], t["to"]) for t in data["transitions"]] == [
+        ("", "wagering"),
+        ("wagering", "no_more_bets"),
+        ("no_more_bets", "preflop"),
+        ("preflop", "flop"),
+        ("flop", "river"),
+        ("river", "showdown"),
+        ("showdown", "settled"),
+    ]
+    seat3 = data["hands"][1]
+    assert [(d["street"], d["action"], d["multiple"]) for d in seat3["decisions"]] == [
+        ("preflop", "check", 0),
+        ("flop", "check", 0),
+        ("river", "fold", 0),
+    ]
+    assert as_dealer.get(f"/api/tables/{tid}/").data["button_status"] == (
+        "offer the button: offers start at seat 2 and go clockwise"
+    )
+
+
+# --- The rounds list ------------------------------------------------------------------------
+
+
+def test_rounds_list_filters(as_compliance, on_floor, supervisor):
+    first_table = on_floor.ready_table()
+    settled = on_floor.round_in("settled", first_table)
+    voided = on_floor.start(first_table, banker_seat=2, join=(3,))
+    rounds.void_round(round_id=voided.pk, by=supervisor, reason="misdeal")
+    other = on_floor.round_in("flop")
+
+    def ids(**params):
+        response = as_compliance.get("/api/rounds/", params)
+        assert response.status_code == 200, response.data
+        return [row["id"] for row in response.data["results"]]
+
+    assert sorted(ids()) == sorted([settled.pk, voided.pk, other.pk])
+    assert ids(table=first_table.pk) == [settled.pk, voided.pk]
+    assert ids(game=other.game_id) == [other.pk]
+    assert ids(state="voided") == [voided.pk]
+    assert ids(player_dealer=voided.player_dealer_id) == [voided.pk]
+    voided.refresh_from_db()
+    assert ids(started_after=voided.started_at.isoformat(), table=first_table.pk) == [voided.pk]
+    assert ids(started_before=voided.started_at.isoformat(), table=first_table.pk) == [settled.pk]
+    row = as_compliance.get("/api/rounds/", {"state": "flop"}).data["results"][0]
+    assert row["player_dealer"]["seat"] == 1
+    assert row["board"] == other.board
+    bad = as_compliance.get("/api/rounds/", {"state": "dancing", "started_after": "yesterday"})
+    assert bad.status_code == 400
+    assert bad.data["code"] == "invalid"
+    assert bad.data["field"] == "state"  # the first of the filters, in their order
+    assert bad.data["message"] == bad.data["errors"]["state"][0]
+    assert set(bad.data["errors"]) == {"state", "started_after"}

@@ -1,0 +1,177 @@
+"""The OpenAPI schema of the floor API, the admin of the tables app, and list query counts."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.core.management import call_command
+from django.db import connection
+from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from rounds import services as rounds
+from tables.models import Player, Round, TPPPRegistration
+from tables.services import button, floor
+from tests.builders.factories import TPPPRegistrationFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+TABLE_MODELS = list(apps.get_app_config("tables").get_models())
+EDITABLE = {Player, TPPPRegistration}
+HISTORY = [m for m in TABLE_MODELS if m not in EDITABLE]
+
+
+def test_schema_is_served(client):
+    response = client.get("/api/schema/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    for path in ("/api/rounds/{round_id}/decisions/", "/api/tables/{table_id}/button/offer/"):
+        assert path in body
+
+
+def test_schema_generates_without_warnings(tmp_path):
+    call_command(
+        "spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml")
+    )
+    assert "HandDecisionInput" in (tmp_path / "schema.yml").read_text()
+
+
+# --- Admin --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def superuser_client(client, db):
+    user = UserFactory(is_superuser=True)
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def some_history(on_floor, supervisor):
+    table = on_floor.ready_table(deal_mode="card_entry")
+    TPPPRegistrationFactory()
+    round_ = on_floor.round_in("no_more_bets", table)
+    cards = {"hands": {"2": ["As", "Ah"], "3": ["Kc", "Qc"]}, "player_dealer": ["2c", "7d"]}
+    rounds.deal(round_id=round_.pk, entry=cards, by=supervisor)
+    rounds.decide(round_id=round_.pk, seat=2, action="play", multiple=3, by=supervisor)
+    floor.change_table_options(
+        table_id=on_floor.table().pk, changes={"minimum_cents": 1000}, by=supervisor
+    )
+    return round_
+
+
+def admin_url(model, action="changelist", *args):
+    return reverse(f"admin:tables_{model._meta.model_name}_{action}", args=args)
+
+
+@pytest.mark.parametrize("model", TABLE_MODELS, ids=lambda m: m.__name__)
+def test_every_model_has_a_changelist(superuser_client, some_history, model):
+    assert model in admin.site._registry
+    assert model.objects.exists()
+    response = superuser_client.get(admin_url(model))
+    assert response.status_code == 200
+    assert superuser_client.get(admin_url(model), {"q": "a"}).status_code == 200
+    change = superuser_client.get(admin_url(model, "change", model.objects.first().pk))
+    assert change.status_code == 200
+
+
+@pytest.mark.parametrize("model", HISTORY, ids=lambda m: m.__name__)
+def test_history_is_read_only(superuser_client, model):
+    model_admin = admin.site._registry[model]
+    request = RequestFactory().get("/")
+    request.user = UserFactory(is_superuser=True)
+    assert not model_admin.has_add_permission(request)
+    assert not model_admin.has_change_permission(request)
+    assert not model_admin.has_delete_permission(request)
+    for inline in model_admin.get_inline_instances(request):
+        assert not inline.has_add_permission(request, None)
+        assert not inline.has_change_permission(request)
+        assert not inline.has_delete_permission(request)
+    assert superuser_client.get(admin_url(model, "add")).status_code == 403
+
+
+def test_players_are_edited_in_the_admin(superuser_client):
+    assert superuser_client.get(admin_url(Player, "add")).status_code == 200
+    response = superuser_client.post(
+        admin_url(Player, "add"),
+        {
+            "player_number": "ADM-1",
+            "name": "Admin Made",
+            "tppp-TOTAL_FORMS": "1",
+            "tppp-INITIAL_FORMS": "0",
+            "tppp-MIN_NUM_FORMS": "0",
+            "tppp-MAX_NUM_FORMS": "1",
+            "tppp-0-business_name": "Bank Co",
+            "tppp-0-badge_number": "B-1",
+            "tppp-0-badge_expires_on": "2030-01-01",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    player = Player.objects.get(player_number="ADM-1")
+    assert player.created_at is not None
+    assert player.tppp.business_name == "Bank Co"
+
+
+def test_player_changelist_filters_tppp_players(superuser_client):
+    tppp = TPPPRegistrationFactory(player__name="Tee Banker").player
+    response = superuser_client.get(admin_url(Player), {"tppp__isempty": "0"})
+    assert response.status_code == 200
+    assert list(response.context["cl"].queryset) == [tppp]
+
+
+def test_round_admin_withholds_the_player_dealers_cards(superuser_client, some_history):
+    body = superuser_client.get(admin_url(Round, "change", some_history.pk)).content.decode()
+    assert body.count("(withheld)") == 2
+    assert "[&quot;As&quot;, &quot;Ah&quot;]" in body  # the players' cards are shown
+    assert "[&quot;2c&quot;, &quot;7d&quot;]" not in body
+
+
+# --- Lists cost a constant number of queries -----------------------------------------------
+
+
+LISTS = [
+    "/api/players/",
+    "/api/tables/",
+    "/api/seatings/",
+    "/api/games/",
+    "/api/offer-rounds/",
+    "/api/rounds/",
+]
+
+
+def queries(client, url):
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+def grow(on_floor, supervisor):
+    table = on_floor.ready_table()
+    on_floor.seat(table, 5, TPPPRegistrationFactory().player)
+    round_ = on_floor.round_in("settled", table)
+    button.offer_button(table_id=round_.table_id, by=supervisor)
+    return table
+
+
+@pytest.mark.parametrize("url", LISTS)
+def test_lists_use_a_constant_number_of_queries(as_compliance, on_floor, supervisor, url):
+    table = grow(on_floor, supervisor)
+    few = queries(as_compliance, url)
+    for _ in range(3):
+        grow(on_floor, supervisor)
+    assert queries(as_compliance, url) == few
+    changes = f"/api/tables/{table.pk}/option-changes/"
+    assert queries(as_compliance, changes) <= 5
+
+
+def test_round_detail_uses_a_constant_number_of_queries(as_compliance, on_floor):
+    small = on_floor.round_in("settled", on_floor.ready_table(seats=(1, 2, 3)))
+    big = on_floor.round_in(
+        "settled", on_floor.ready_table(seats=(1, 2, 3, 4, 5, 6)), join=(2, 3, 4, 5, 6)
+    )
+    assert big.hands.count() == 5
+    assert queries(as_compliance, f"/api/rounds/{small.pk}/") == queries(
+        as_compliance, f"/api/rounds/{big.pk}/"
+    )
