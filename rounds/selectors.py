@@ -34,7 +34,7 @@ def round_list(*, filters: Mapping[str, Any] | None = None) -> QuerySet[Round]:
 
 def round_detail(*, round_id: int) -> Round:
     """A round with its hands, their decisions, its transitions, and its money: each hand's
-    bets and the player-dealer's bank (seven queries, whatever the hand's size)."""
+    bets and the player-dealer's bank (six queries, whatever the hand's size)."""
     hands = Hand.objects.select_related("player").prefetch_related(
         Prefetch("decisions", queryset=HandDecision.objects.select_related("by"))
     )

@@ -36,6 +36,7 @@ from cardroom.errors import ACTIVE_ROUND_STATES, Refused, State, StateError, des
 from cardroom.roles import Role
 from rounds import services as rounds
 from tables import options as table_options
+from tables import selectors
 from tables.models import (
     ButtonOffer,
     Game,
@@ -540,18 +541,7 @@ def floor_snapshot() -> dict[str, Any]:
 
 def banked_hands(table_id: int) -> list[BankedHand]:
     """The table's rounds as recorded, in order, as the rules core's ``BankedHand``."""
-    return [
-        BankedHand(
-            hand_id=r.pk,
-            game_id=r.game_id,
-            started_at=r.started_at,
-            seat=r.player_dealer_seat,
-            player_id=r.player_dealer_id,
-            is_tppp=r.player_dealer_is_tppp,
-            tppps_seated=r.tppps_seated,
-        )
-        for r in Round.objects.filter(table_id=table_id).order_by("number")
-    ]
+    return selectors.banked_hands(Round.objects.filter(table_id=table_id).order_by("number"))
 
 
 def audit_table(table_id: int) -> list[Violation]:

@@ -65,7 +65,7 @@ from tables.models import (
     TPPPRegistration,
 )
 from tables.rules.rotation import consecutive_hands
-from tables.selectors import NO_PLAYER_DEALER_STATUS
+from tables.selectors import NO_PLAYER_DEALER_STATUS, button_state
 from tables.services import button, floor
 from tests.builders.floor import (
     ANTE,
@@ -532,6 +532,87 @@ class FloorMachine(RuleBasedStateMachine):
             assert hand.player_id not in tppps
             if hand.round.state == State.SETTLED:
                 assert hand.result and hand.category
+
+    @invariant()
+    def the_floor_says_what_the_services_allow(self) -> None:
+        """What the table view's selector says may happen to the button next is exactly what
+        the services allow: offer (and to which seat, or that no one is left), keep (and who),
+        answer the pending offer, start the round. Each service is tried inside a savepoint
+        that is always rolled back."""
+        if self.table is None:
+            return
+        table = Table.objects.get(pk=self.table_id)
+        said = button_state(table)
+
+        def tried(call, recorded=lambda answer: None):
+            """The service's answer and, read before the rollback, what it recorded."""
+            savepoint = transaction.savepoint()
+            try:
+                answer = call()
+                return answer, recorded(answer)
+            except (RuleError, StateError) as error:
+                return error, None
+            finally:
+                transaction.savepoint_rollback(savepoint)
+
+        def passed_over(answer):
+            """The seats the offer recorded as ineligible, each with its reason."""
+            offer_round = (
+                answer.offer_round
+                if isinstance(answer, ButtonOffer)
+                else OfferRound.objects.filter(table_id=self.table_id).order_by("-id").first()
+            )
+            return sorted(
+                offer_round.offers.filter(
+                    answer=OfferAnswer.INELIGIBLE, offered_at=self.clock.now()
+                ).values_list("seat", "reason")
+            )
+
+        offered, recorded = tried(
+            lambda: button.offer_button(table_id=self.table_id, by=self.dealer), passed_over
+        )
+        if not said.may_offer:
+            assert isinstance(offered, StateError), (said.state, offered)
+        else:
+            plan = said.next_offer
+            if plan.seating is None:
+                assert isinstance(offered, Refused), (said.state, offered)
+                assert offered.error.state == State.NO_PLAYER_DEALER
+            else:
+                assert isinstance(offered, ButtonOffer), (said.state, offered)
+                assert offered.seat == plan.seating.seat
+            expected = sorted((seating.seat, str(breach)) for seating, breach in plan.passed_over)
+            assert recorded == expected, (plan, recorded)
+        self.outcomes[f"floor said offer {said.may_offer}"] += 1
+
+        kept, _ = tried(lambda: button.keep_button(table_id=self.table_id, by=self.dealer))
+        if said.may_keep:
+            assert isinstance(kept, ButtonOffer), (said.state, kept)
+            assert kept.seat == said.keeper_seat
+            self.outcomes["floor said keep"] += 1
+        else:
+            assert isinstance(kept, StateError), (said.state, said.keeper_seat, kept)
+
+        pending = said.pending
+        if pending is not None:
+            answered, _ = tried(
+                lambda: button.answer_offer(
+                    table_id=self.table_id, offer_id=pending.pk, accept=True, by=self.dealer
+                )
+            )
+            assert isinstance(answered, ButtonOffer) and answered.pk == pending.pk, answered
+        else:
+            assert not ButtonOffer.objects.filter(
+                offer_round__table=table, answer=OfferAnswer.PENDING
+            ).exists()
+
+        started, _ = tried(lambda: rounds.start_round(table_id=self.table_id, by=self.dealer))
+        if said.may_start:
+            # The start checks the rotation rules again (and the 40-minute rule, now):
+            # it starts the hand or answers the refusal it records, never a plain refusal.
+            assert isinstance(started, Round | Refused), (said.state, started)
+        else:
+            assert isinstance(started, StateError), (said.state, started)
 
     @invariant()
     def the_table_can_always_move_on(self) -> None:

@@ -218,3 +218,30 @@ def test_playing_book_of_a_patron(history):
         f"{t['t2'].isoformat()},{name},2,2,1000,-1000,true,500,3000"
     ]
     assert selectors.playing_book_csv(history.other).splitlines()[1:] == []
+
+
+@pytest.mark.django_db
+def test_a_bankroll_costs_five_queries_whatever_the_history(history, django_assert_num_queries):
+    # the TPPP registration, the chips held now, the movements, the banks' figures (one
+    # query for the banks, one for their rounds' settlement lines)
+    for player in (history.tppp, history.other):
+        player.refresh_from_db()
+        with django_assert_num_queries(5):
+            selectors.bankroll(player)
+
+
+@pytest.mark.django_db
+def test_the_banks_list_is_one_query(history, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        listed = list(selectors.banks(history.tppp))
+    assert [bank.amount_cents for bank in listed] == [2_000, 50_000]
+
+
+@pytest.mark.django_db
+def test_sessions_cost_three_queries_a_session(history, django_assert_num_queries):
+    """One query for the seatings, then per session: its banks, their uncovered amounts,
+    its chip movements (a player's sessions are few a day; this is pinned, not hidden)."""
+    with django_assert_num_queries(1 + 3 * 2):
+        assert len(selectors.sessions(history.patron)) == 2
+    with django_assert_num_queries(1 + 3 * 1):
+        assert len(selectors.sessions(history.tppp)) == 1
