@@ -54,6 +54,7 @@ class Rule(StrEnum):
     CARD_ENTRY = "deal.card_entry", "2.3"
     ROUND_SEQUENCE = "round.sequence", "2.4"
     VOID_REASON = "round.void_reason", "2.5"
+    SECRET_CARDS = "cards.secret", "2.6"
     # 3. The floor: seats, players, tables, games
     SEATS = "seats.numbered", "3.1"
     ONE_SEAT_PER_PLAYER = "seats.one_per_player", "3.1"

@@ -29,6 +29,7 @@ from tables.rules.cards import FULL_DECK, format_cards
 from tables.rules.decisions import legal_decisions
 from tables.rules.rotation import SeatedPlayer, window_shortfall
 from tables.rules.seats import SEATS
+from tables.rules.visibility import visible_cards
 from wagers import selectors as money_selectors
 from wagers.models import LedgerEntry, PlayerDealerBank
 
@@ -188,11 +189,16 @@ def _decisions(round_: Round) -> list[SeatDecisions]:
 
 
 def _used_cards(round_: Round) -> list[str]:
-    """Cards already on the layout of a card-entry round (the picker disables them)."""
-    used = list(round_.dealer_hole or []) + list(round_.board or [])
-    for hand in round_.hands.all():
-        used += list(hand.hole or [])
-    return used
+    """The cards of the round anyone may see (the picker disables them): the board shown so
+    far, never a hole card before the showdown (docs/rules.md §2.6). A card entered twice
+    is refused by the service on submit, not hidden from the picker by a secret."""
+    return visible_cards(
+        round_.state,
+        reached_showdown=round_.reached_showdown,
+        board=round_.board,
+        player_dealer_hole=round_.dealer_hole,
+        player_holes=[hand.hole for hand in round_.hands.all()],
+    )
 
 
 def _entry_needed(round_: Round) -> dict[str, int]:
@@ -241,7 +247,7 @@ def table_view(*, table_id: int) -> TableView:
     if round_ is not None:
         view.round_schedule = fee_selectors.round_schedule(round_)
         view.decisions = _decisions(round_)
-        view.used_cards = _used_cards(round_) if round_.deal_mode == DealMode.CARD_ENTRY else []
+        view.used_cards = _used_cards(round_)
         view.entry_needed = _entry_needed(round_)
     return view
 

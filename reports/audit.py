@@ -3,13 +3,19 @@
 Three sections, each one streamed query in round order (round id: the order rounds
 started across the floor): the rounds (player-dealer, cards, bank and result), every
 seat's hand (cards, result, decisions), and every settlement line in settlement order.
+
+A hole card is exported only where ``tables.rules.visibility`` lets anyone see it (docs/rules.md
+§2.6): a hand still in play (an export of the open gaming day) or voided before its showdown
+exports its board but blank hole cards. Both paths, Python and COPY, apply that one rule.
 """
 
 from __future__ import annotations
 
 from itertools import groupby
 
-from tables.models import Hand, HandDecision, Round
+from cardroom.errors import ROUND_STATES, State
+from tables.models import Hand, HandDecision, Round, reached_showdown
+from tables.rules.visibility import CardKind, card_visible, shown
 from wagers.models import SettlementLine
 
 from .common import header, stream
@@ -44,15 +50,18 @@ def _rounds(period: Period):
 def _round_rows(period: Period):
     rows = (
         _rounds(period)
+        .annotate(reached=reached_showdown())
         .order_by("id")
         .values_list(
             "table__name", "number", "started_at", "ended_at", "state", "void_reason", "deck",
             "player_dealer_seat", "player_dealer__player_number", "player_dealer_is_tppp",
             "consecutive_count", "dealer_hole", "board", "dealer_category", "dealer_qualifies",
-            "bank__amount_cents", "bank__net_cents", "bank__exhausted",
+            "bank__amount_cents", "bank__net_cents", "bank__exhausted", "reached",
         )
     )  # fmt: skip
-    for row in stream(rows):
+    for *row, reached in stream(rows):
+        state, hole = row[4], row[11]
+        row[11] = shown(CardKind.PLAYER_DEALER_HOLE, state, hole, reached_showdown=reached)
         yield [cell(value) for value in row]
 
 
@@ -60,10 +69,11 @@ def _hand_rows(period: Period):
     rounds = _rounds(period)
     hands = (
         Hand.objects.filter(round__in=rounds)
+        .annotate(reached=reached_showdown("round"))
         .order_by("round_id", "seat")
         .values_list(
             "id", "round__table__name", "round__number", "seat", "player__player_number",
-            "hole", "category", "result",
+            "hole", "category", "result", "round__state", "reached",
         )
     )  # fmt: skip
     decisions = (
@@ -73,7 +83,10 @@ def _hand_rows(period: Period):
     )
     grouped = groupby(stream(decisions), key=lambda d: d[0])
     pending = next(grouped, None)
-    for hand_id, table, number, seat, player, hole, category, result in stream(hands):
+    for hand_id, table, number, seat, player, hole, category, result, state, reached in stream(
+        hands
+    ):
+        hole = shown(CardKind.PLAYER_HOLE, state, hole, reached_showdown=reached)
         text = ""
         # Both streams are in (round, seat) order: a merge join, one hand at a time.
         if pending is not None and pending[0] == hand_id:
@@ -121,6 +134,24 @@ def _cards(column: str) -> str:
     return f"NULLIF(translate({column}::text, '[]\",', ''), '')"
 
 
+def _shown_cards(kind: CardKind, column: str) -> tuple[str, list]:
+    """``_cards(column)`` where the rule lets anyone see cards of ``kind`` (docs/rules.md
+    §2.6), else NULL: the states are read off ``card_visible`` itself, so the SQL cannot
+    drift from it."""
+    always = [s.value for s in ROUND_STATES if card_visible(kind, s, reached_showdown=False)]
+    reached = [
+        s.value
+        for s in ROUND_STATES
+        if s.value not in always and card_visible(kind, s, reached_showdown=True)
+    ]
+    sql = (
+        f"CASE WHEN r.state = ANY(%s) OR (r.state = ANY(%s) AND EXISTS (SELECT 1 FROM "
+        f"tables_roundtransition x WHERE x.round_id = r.id AND x.to_state = %s)) "
+        f"THEN {_cards(column)} END"
+    )
+    return sql, [always, reached, State.SHOWDOWN.value]
+
+
 def _where(period: Period) -> tuple[str, list]:
     where, params = "r.started_at >= %s AND r.started_at < %s", [period.start, period.end]
     if period.table_id is not None:
@@ -131,10 +162,11 @@ def _where(period: Period) -> tuple[str, list]:
 
 def _round_copy(period: Period) -> tuple[str, list]:
     where, params = _where(period)
+    hole, hole_params = _shown_cards(CardKind.PLAYER_DEALER_HOLE, "r.dealer_hole")
     select = f"""
         SELECT t.name, r.number, {_iso("r.started_at")}, {_iso("r.ended_at")}, r.state,
             NULLIF(r.void_reason, ''), r.deck, r.player_dealer_seat, p.player_number,
-            {_bool("r.player_dealer_is_tppp")}, r.consecutive_count, {_cards("r.dealer_hole")},
+            {_bool("r.player_dealer_is_tppp")}, r.consecutive_count, {hole},
             {_cards("r.board")}, NULLIF(r.dealer_category, ''), {_bool("r.dealer_qualifies")},
             b.amount_cents, b.net_cents, {_bool("b.exhausted")}
         FROM tables_round r
@@ -142,13 +174,14 @@ def _round_copy(period: Period) -> tuple[str, list]:
         JOIN tables_player p ON p.id = r.player_dealer_id
         LEFT JOIN wagers_playerdealerbank b ON b.round_id = r.id
         WHERE {where} ORDER BY r.id"""
-    return select, params
+    return select, hole_params + params
 
 
 def _hand_copy(period: Period) -> tuple[str, list]:
     where, params = _where(period)
+    hole, hole_params = _shown_cards(CardKind.PLAYER_HOLE, "h.hole")
     select = f"""
-        SELECT t.name, r.number, h.seat, p.player_number, {_cards("h.hole")},
+        SELECT t.name, r.number, h.seat, p.player_number, {hole},
             NULLIF(h.category, ''), NULLIF(h.result, ''),
             (SELECT string_agg(d.street || ':' || d.action || CASE WHEN d.multiple > 0
                 THEN 'x' || d.multiple ELSE '' END, ' ' ORDER BY d.at, d.id)
@@ -158,7 +191,7 @@ def _hand_copy(period: Period) -> tuple[str, list]:
         JOIN tables_table t ON t.id = r.table_id
         JOIN tables_player p ON p.id = h.player_id
         WHERE {where} ORDER BY h.round_id, h.seat"""
-    return select, params
+    return select, hole_params + params
 
 
 def _line_copy(period: Period) -> tuple[str, list]:

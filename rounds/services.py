@@ -257,6 +257,13 @@ def _require_decided(round_: Round, street: Street) -> None:
         )
 
 
+HOLE_CARD_ENTERED = (
+    "one of these cards is already in a hand dealt this round (which one stays secret until "
+    "the showdown): check the cards turned up and enter them again, or call the floor "
+    "supervisor if the deck holds a card twice"
+)
+
+
 def _reveal(round_: Round, entry: Sequence[str] | None, count: int) -> list[str]:
     """The next ``count`` community cards: from the stored deal, or entered and validated."""
     shown = list(round_.board)
@@ -273,11 +280,16 @@ def _reveal(round_: Round, entry: Sequence[str] | None, count: int) -> list[str]
         cards = format_cards(parse_cards(entry, count=count))
     except RuleError as error:
         raise error.with_field("cards") from None
+    for card in cards:
+        if card in shown:
+            raise RuleError(
+                f"card {card} is already on the board", rule=Rule.CARD_ONCE, field="cards"
+            )
+    # The picker knows only the board (docs/rules.md §2.6): a card already in a hand is
+    # refused here, without saying which card or whose hand, so no entry can probe for one.
     holes = [c for hole in round_.hands.values_list("hole", flat=True) for c in hole]
-    try:
-        ensure_distinct(parse_card(c) for c in [*round_.dealer_hole, *holes, *shown, *cards])
-    except RuleError as error:
-        raise error.with_field("cards") from None
+    if set(cards) & {*round_.dealer_hole, *holes}:
+        raise RuleError(HOLE_CARD_ENTERED, rule=Rule.CARD_ONCE, field="cards")
     return shown + cards
 
 

@@ -193,6 +193,11 @@ class ButtonOfferAdmin(ReadOnlyAdmin):
 # --- Rounds -----------------------------------------------------------------------------
 
 
+def _withheld(cards):
+    """Cards the rule lets anyone see, or "(withheld)" (docs/rules.md §2.6)."""
+    return "(withheld)" if cards is None else cards
+
+
 class RoundTransitionInline(ReadOnlyTabularInline):
     model = RoundTransition
     fields = ["from_state", "to_state", "at", "by"]
@@ -200,7 +205,12 @@ class RoundTransitionInline(ReadOnlyTabularInline):
 
 class HandInline(ReadOnlyTabularInline):
     model = Hand
-    fields = ["seat", "player", "joined_at", "hole", "category", "result"]
+    fields = ["seat", "player", "joined_at", "hole_cards", "category", "result"]
+    readonly_fields = ["hole_cards"]
+
+    @admin.display(description="hole cards")
+    def hole_cards(self, hand: Hand):
+        return _withheld(hand.shown_hole)
 
 
 @admin.register(Round)
@@ -221,18 +231,19 @@ class RoundAdmin(ReadOnlyAdmin):
     search_fields = ["table__name", "player_dealer__name", "player_dealer__player_number"]
     list_select_related = ["table", "player_dealer"]
     date_hierarchy = "started_at"
-    # The player-dealer's cards stay secret until the showdown, here as in the API.
+    # Hole cards and the deck stay secret until the showdown, here as everywhere
+    # (docs/rules.md §2.6).
     exclude = ["dealer_hole", "shuffled_deck"]
     readonly_fields = ["dealer_cards", "deck_order"]
     inlines = [RoundTransitionInline, HandInline]
 
     @admin.display(description="player-dealer's hole cards")
     def dealer_cards(self, round_: Round):
-        return round_.dealer_hole if round_.cards_revealed else "(withheld)"
+        return _withheld(round_.shown_dealer_hole)
 
     @admin.display(description="shuffled deck (RNG deal)")
     def deck_order(self, round_: Round):
-        return round_.shuffled_deck if round_.cards_revealed else "(withheld)"
+        return _withheld(round_.shown_deck)
 
 
 @admin.register(RoundTransition)
@@ -251,11 +262,21 @@ class HandDecisionInline(ReadOnlyTabularInline):
 
 @admin.register(Hand)
 class HandAdmin(ReadOnlyAdmin):
-    list_display = ["round", "seat", "player", "hole", "category", "result"]
+    list_display = ["round", "seat", "player", "hole_cards", "category", "result"]
     list_filter = ["result", "round__table"]
     search_fields = ["player__name", "player__player_number", "round__table__name"]
     list_select_related = ["round__table", "player"]
+    exclude = ["hole"]
+    readonly_fields = ["hole_cards"]
     inlines = [HandDecisionInline]
+
+    def get_queryset(self, request):
+        # A voided round's transitions say whether its cards were shown (one query a page).
+        return super().get_queryset(request).prefetch_related("round__transitions")
+
+    @admin.display(description="hole cards")
+    def hole_cards(self, hand: Hand):
+        return _withheld(hand.shown_hole)
 
 
 @admin.register(HandDecision)

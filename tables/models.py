@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 
-from cardroom.errors import ACTIVE_ROUND_STATES, FINISHED_ROUND_STATES, ROUND_STATES, State
+from cardroom.errors import ACTIVE_ROUND_STATES, ROUND_STATES, State
 from tables.rules.decisions import (
     DEFAULT_PREFLOP_MULTIPLES,
     Action,
@@ -21,10 +21,10 @@ from tables.rules.decisions import (
 )
 from tables.rules.rotation import BankedHand
 from tables.rules.seats import SEATS, seat_label
+from tables.rules.visibility import CardKind, card_visible
 
 SEAT_NUMBERS = [(seat, seat_label(seat)) for seat in SEATS]
 ROUND_STATE_CHOICES = [(state.value, state.label) for state in ROUND_STATES]
-CARDS_REVEALED_STATES = frozenset({State.SHOWDOWN, *FINISHED_ROUND_STATES})
 
 
 def default_preflop_multiples() -> list[int]:
@@ -344,10 +344,33 @@ class Round(models.Model):
         return f"{self.table} round {self.number}"
 
     @property
+    def reached_showdown(self) -> bool:
+        """Whether the hand entered the showdown. Its state says so, except for a voided
+        hand: its transitions say whether it was voided from the showdown (prefetch
+        ``transitions`` for many rounds, or filter with ``reached_showdown()``)."""
+        if self.state != State.VOIDED:
+            return self.state in (State.SHOWDOWN, State.SETTLED)
+        return any(t.to_state == State.SHOWDOWN for t in self.transitions.all())
+
+    def shows(self, kind: CardKind) -> bool:
+        """Whether cards of ``kind`` of this hand may be seen: the one rule, docs/rules.md
+        §2.6 (``tables.rules.visibility``)."""
+        return card_visible(kind, self.state, reached_showdown=self.reached_showdown)
+
+    @property
     def cards_revealed(self) -> bool:
-        """The player-dealer's hole cards (and the stored RNG deck, which holds them) are
-        secret until the showdown: nothing shows them before."""
-        return self.state in CARDS_REVEALED_STATES
+        """The hole cards and the stored RNG deck are shown (from the showdown on)."""
+        return self.shows(CardKind.PLAYER_DEALER_HOLE)
+
+    @property
+    def shown_dealer_hole(self) -> list[str] | None:
+        """The player-dealer's hole cards, or None while they are withheld."""
+        return self.dealer_hole if self.shows(CardKind.PLAYER_DEALER_HOLE) else None
+
+    @property
+    def shown_deck(self) -> list[str] | None:
+        """The stored RNG deck, or None while it is withheld."""
+        return self.shuffled_deck if self.shows(CardKind.DECK) else None
 
     def banked_hand(self) -> BankedHand:
         """This hand as the rotation rules see it: who banked, when, how many TPPPs sat."""
@@ -416,6 +439,11 @@ class Hand(models.Model):
     def __str__(self) -> str:
         return f"{self.round} seat {self.seat}"
 
+    @property
+    def shown_hole(self) -> list[str] | None:
+        """The seat's hole cards, or None while they are withheld (docs/rules.md §2.6)."""
+        return self.hole if self.round.shows(CardKind.PLAYER_HOLE) else None
+
     def decision_record(self) -> DecisionRecord:
         """The hand's decisions as the rules see them, in the order they were made (reads
         ``decisions`` once; prefetch them for many hands)."""
@@ -444,3 +472,11 @@ class HandDecision(models.Model):
 
     def as_rule(self) -> Decision:
         return Decision(Street(self.street), Action(self.action), self.multiple)
+
+
+def reached_showdown(round_ref: str = "pk") -> Exists:
+    """A query expression: the round (``round_ref``, an outer reference) entered the
+    showdown, by its transitions; ``Round.reached_showdown`` for many rounds in one query."""
+    return Exists(
+        RoundTransition.objects.filter(round=OuterRef(round_ref), to_state=State.SHOWDOWN)
+    )

@@ -223,6 +223,10 @@ def _void(data, table, round_, by):
 
 
 RUN, SUPERVISE = "run_table", "supervise"
+# Hole cards keyed in at the deal are secret until the showdown (docs/rules.md §2.6): the
+# round keeps them, the audit trail (read during the hand) records only that they were keyed.
+HOLE_CARD_ENTRY = frozenset({"deal"})
+WITHHELD = f"hole cards withheld until the showdown ({Rule.SECRET_CARDS.citation})"
 CARD_FIELDS = (("hands", "cards"), ("player_dealer", "cards"))
 ACTIONS: dict[str, Action] = {
     "open_game": Action("open the game", SUPERVISE, forms.OpenGameForm, _open_game),
@@ -314,9 +318,10 @@ def table_action(request, table_id: int, action: str):
         request.audit_message = json.dumps(form.errors.get_json_data())
         return _render(request, view, form, action, status=400)
     data = form.cleaned_data
-    request.audit_detail = json.dumps(
-        {k: getattr(v, "pk", v) for k, v in data.items()}, default=str, sort_keys=True
-    )
+    detail = {k: getattr(v, "pk", v) for k, v in data.items()}
+    if action in HOLE_CARD_ENTRY and detail.get("cards"):
+        detail["cards"] = WITHHELD
+    request.audit_detail = json.dumps(detail, default=str, sort_keys=True)
     round_ = None
     if "round_id" in data:
         round_ = get_object_or_404(Round, pk=data["round_id"], table=table_)
@@ -325,6 +330,9 @@ def table_action(request, table_id: int, action: str):
     except (RuleError, StateError) as error:
         field = _field_for(error, form, spec.aliases) if isinstance(error, RuleError) else None
         status = refuse(request, form, error, field)
+        if action in HOLE_CARD_ENTRY and isinstance(error, RuleError):
+            # The message may name a card keyed in: the form shows it, the trail does not.
+            request.audit_message = f"card entry refused ({error.rule.citation}); {WITHHELD}"
     except ObjectDoesNotExist as error:
         raise Http404(str(error)) from None
     else:

@@ -55,7 +55,11 @@ class HandSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     player = PlayerSummarySerializer()
     joined_at = Timestamp()
-    hole = _cards(allow_null=True)
+    hole = _cards(
+        source="shown_hole",
+        allow_null=True,
+        help_text="null until the showdown (docs/rules.md §2.6)",
+    )
     decisions = DecisionSerializer(many=True, source="decisions.all")
     category = serializers.CharField(allow_blank=True)
     result = serializers.ChoiceField(
@@ -82,7 +86,8 @@ class TransitionSerializer(serializers.Serializer):
 
 
 class RoundDetailSerializer(RoundSerializer):
-    """A round in full. The player-dealer's cards are withheld (null) until the showdown."""
+    """A round in full. Every hole card and the stored deck are withheld (null) until the
+    showdown (docs/rules.md §2.6, ``tables.rules.visibility``)."""
 
     options = OptionsSerializer(help_text="the options sheet in force, frozen at the start")
     hands = HandSerializer(many=True, source="hands.all")
@@ -104,7 +109,7 @@ class RoundDetailSerializer(RoundSerializer):
 
     @extend_schema_field(_cards(allow_null=True, help_text="null until the showdown"))
     def get_dealer_hole(self, round_):
-        return round_.dealer_hole if round_.cards_revealed else None
+        return round_.shown_dealer_hole
 
     @extend_schema_field(
         _cards(
@@ -112,4 +117,4 @@ class RoundDetailSerializer(RoundSerializer):
         )
     )
     def get_shuffled_deck(self, round_):
-        return round_.shuffled_deck if round_.cards_revealed else None
+        return round_.shown_deck
