@@ -10,9 +10,11 @@ Every error answers one body, whatever raised it::
 - input that does not parse (a serializer's validation): 400, ``code`` ``invalid``, the
   first field and message, and every field's messages under ``errors``;
 - an action not allowed in the current state (``StateError``): 409, ``code`` the state;
-- a role that may not act: 403 ``permission_denied``; not signed in: 403
-  ``not_authenticated`` (session authentication comes first, so DRF sends no challenge);
-  no such row: 404 ``not_found``; a body that is not JSON: 400 ``parse_error``.
+- a role that may not act: 403 ``permission_denied``; no credentials: 401
+  ``not_authenticated``, a token that is wrong, expired or ended: 401
+  ``authentication_failed``, both with the challenge ``WWW-Authenticate: Token`` (the token
+  authenticator comes first; cardroom/tokens.py); no such row: 404 ``not_found``; a body
+  that is not JSON: 400 ``parse_error``.
 
 A write carrying an ``Idempotency-Key`` header is applied once: a repeat with the same key
 and the same request replays the first answer; with another request it answers 422.
@@ -23,30 +25,41 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
 import django_filters
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import QuerySet
+from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, parsers, serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from cardroom import bounds
 from cardroom.clock import now
 from cardroom.errors import Refused, Rule, RuleError, State, StateError
+from cardroom.filtering import IdFilter
 from cardroom.models import IdempotencyKey
 from cardroom.roles import READ_FLOOR, RUN_TABLE, SUPERVISE, Role, has_role
+
+log = logging.getLogger(__name__)
 
 IDEMPOTENCY_HEADER = "HTTP_IDEMPOTENCY_KEY"
 RULE_BROKEN = "rule_broken"
 INVALID = "invalid"
+PARSE_ERROR = "parse_error"
+UNAVAILABLE = "unavailable"
+DATABASE_UNAVAILABLE = (
+    "the database did not answer; nothing was changed: try again in a few seconds"
+)
 
 
 # --- Permissions --------------------------------------------------------------------------
@@ -136,14 +149,25 @@ def exception_handler(exc, context):
     """DRF's handler, taught the domain refusals and missing rows, answering one body."""
     if isinstance(exc, RuleError | StateError):
         return refusal_response(exc)
-    if isinstance(exc, ObjectDoesNotExist):
+    if isinstance(exc, ObjectDoesNotExist | Http404):
         exc = exceptions.NotFound(str(exc) or "not found")
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database went away (restarted, unreachable) or gave up on the statement: the
+        # transaction rolled back, so nothing was written, and the same request may be sent
+        # again (with its Idempotency-Key) in a moment.
+        log.warning("database unavailable: %r", exc)
+        return Response(
+            error_body(code=UNAVAILABLE, message=DATABASE_UNAVAILABLE),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "5"},
+        )
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
         field, message = _first_error(exc.detail)
-        response.data = error_body(code=INVALID, message=message, field=field, errors=exc.detail)
+        errors = exc.detail if isinstance(exc.detail, Mapping) else {"non_field_errors": exc.detail}
+        response.data = error_body(code=INVALID, message=message, field=field, errors=errors)
     elif isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
@@ -245,12 +269,152 @@ def username_field(source: str) -> serializers.CharField:
     return serializers.CharField(source=f"{source}.username", allow_null=True, default=None)
 
 
+# --- Input at the edge (cardroom/bounds.py) ---------------------------------------------------
+
+
+class JSONParser(parsers.JSONParser):
+    """JSON bodies parsed with a depth limit (``bounds.loads``: deeper than
+    ``bounds.JSON_MAX_DEPTH`` is 400 ``parse_error``); a string or key that cannot be stored
+    (a NUL character, a lone surrogate) is 400 ``invalid`` naming where it is."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        encoding = (parser_context or {}).get("encoding") or "utf-8"
+        try:
+            data = bounds.loads(stream.read().decode(encoding))
+        except (ValueError, UnicodeDecodeError) as error:
+            raise exceptions.ParseError(f"JSON parse error - {error}") from None
+        if problem := bounds.json_problem(data):
+            where, message = problem
+            raise exceptions.ValidationError({where: [message]} if where else [message])
+        return data
+
+
+def _bounded(data, minimum: int, maximum: int) -> int:
+    try:
+        return bounds.strict_int(data, minimum=minimum, maximum=maximum)
+    except bounds.OutOfBounds as error:
+        raise serializers.ValidationError(str(error), code="invalid") from None
+
+
+class Integer(serializers.IntegerField):
+    """A whole number (``bounds.strict_int``): a JSON integer or ASCII digits, never a float,
+    a boolean or digits of another script; by default within a 32-bit column's range."""
+
+    def __init__(self, *, max_value: int = bounds.INTEGER_MAX, min_value: int | None = None, **kw):
+        super().__init__(
+            max_value=max_value, min_value=-max_value if min_value is None else min_value, **kw
+        )
+
+    def to_internal_value(self, data):
+        return _bounded(data, self.min_value, self.max_value)
+
+
+def cents(**kwargs) -> Integer:
+    """An amount of money in cents: at most ``bounds.CENTS_MAX`` either way (the rules refuse
+    a negative amount, naming their rule)."""
+    return Integer(max_value=bounds.CENTS_MAX, **kwargs)
+
+
+def count(**kwargs) -> Integer:
+    """A seat, a number of hands, minutes or players (a 16-bit column)."""
+    return Integer(max_value=bounds.COUNT_MAX, **kwargs)
+
+
+def identifier(**kwargs) -> Integer:
+    """A row's id: 1 to ``bounds.ID_MAX``."""
+    return Integer(min_value=1, max_value=bounds.ID_MAX, **kwargs)
+
+
+def primary_key(queryset, **kwargs) -> serializers.PrimaryKeyRelatedField:
+    """A row by its id, the id parsed strictly: ``249.9`` is refused, never player 249."""
+    return serializers.PrimaryKeyRelatedField(queryset=queryset, pk_field=identifier(), **kwargs)
+
+
+class JSONValue(serializers.JSONField):
+    """Any JSON value; given as form text, parsed with the depth limit of the JSON bodies."""
+
+    def to_internal_value(self, data):
+        if getattr(data, "is_json_string", False):
+            try:
+                data = bounds.loads(data)
+            except ValueError:
+                self.fail("invalid")
+        if problem := bounds.json_problem(data):
+            raise serializers.ValidationError(problem[1], code="invalid")
+        return data
+
+
+class Instant(serializers.DateTimeField):
+    """A date and time; a UTC offset beyond ±15:59 (PostgreSQL's limit) or a date out of
+    range (``bounds.instant_problem``) is refused."""
+
+    def enforce_timezone(self, value):
+        if problem := bounds.instant_problem(value):
+            raise serializers.ValidationError(problem, code="invalid")
+        return super().enforce_timezone(value)
+
+
+class GamingDay(serializers.DateField):
+    """A gaming day whose window can be computed (``bounds.GAMING_DAY_MIN`` to ``_MAX``)."""
+
+    def to_internal_value(self, value):
+        day = super().to_internal_value(value)
+        if problem := bounds.day_problem(day):
+            raise serializers.ValidationError(problem, code="invalid")
+        return day
+
+
+def error_page(status_code: int, message: str):
+    """Django's error pages (``handler400``/``404``/``500``, cardroom/urls.py): under /api/ the
+    one error body, in JSON; elsewhere the HTML page."""
+    from django.http import JsonResponse
+    from django.views import defaults
+
+    html = {
+        400: defaults.bad_request,
+        404: defaults.page_not_found,
+        500: defaults.server_error,
+    }[status_code]
+
+    def view(request, exception=None):
+        if request.path.startswith("/api/"):
+            code = {400: "invalid", 404: "not_found", 500: "error"}[status_code]
+            return JsonResponse(error_body(code=code, message=message), status=status_code)
+        return html(request) if exception is None else html(request, exception)
+
+    return view
+
+
+bad_request = error_page(400, "the request could not be read")
+not_found = error_page(404, "not found")
+server_error = error_page(500, "the server failed; nothing was changed")
+
+
 # --- Pagination -----------------------------------------------------------------------------
 
 
 class Pagination(LimitOffsetPagination):
+    """``limit`` (1 or more; above 500 answers 500) and ``offset`` (0 or more), parsed strictly:
+    a malformed one is a 400 naming it, never the default in its place."""
+
     default_limit = 50
     max_limit = 500
+
+    def _parameter(self, request, name: str, minimum: int) -> int | None:
+        raw = request.query_params.get(name)
+        if raw is None:
+            return None
+        try:
+            return bounds.strict_int(raw, minimum=minimum, maximum=bounds.BIGINT_MAX)
+        except bounds.OutOfBounds as error:
+            raise exceptions.ValidationError({name: [str(error)]}) from None
+
+    def get_limit(self, request):
+        limit = self._parameter(request, self.limit_query_param, 1)
+        return self.default_limit if limit is None else min(limit, self.max_limit)
+
+    def get_offset(self, request):
+        return self._parameter(request, self.offset_query_param, 0) or 0
 
 
 def paginated_response(
@@ -281,11 +445,20 @@ def paginated(serializer_class: type[serializers.Serializer]) -> type[serializer
 # --- The schema ---------------------------------------------------------------------------
 
 PAGE_PARAMETERS = [
-    OpenApiParameter("limit", OpenApiTypes.INT, description="page size (default 50, at most 500)"),
-    OpenApiParameter("offset", OpenApiTypes.INT, description="index of the first result"),
+    OpenApiParameter(
+        "limit",
+        {"type": "integer", "minimum": 1, "maximum": bounds.BIGINT_MAX},
+        description="page size (default 50; above 500 answers 500)",
+    ),
+    OpenApiParameter(
+        "offset",
+        {"type": "integer", "minimum": 0, "maximum": bounds.BIGINT_MAX},
+        description="index of the first result",
+    ),
 ]
 
 _FILTER_TYPES = [
+    (IdFilter, {"type": "integer", "minimum": 1, "maximum": bounds.ID_MAX}),
     (django_filters.BooleanFilter, OpenApiTypes.BOOL),
     (django_filters.IsoDateTimeFilter, OpenApiTypes.DATETIME),
     (django_filters.DateFilter, OpenApiTypes.DATE),
@@ -321,7 +494,8 @@ class ErrorSerializer(serializers.Serializer):
 
     code = serializers.CharField(
         help_text="why: `rule_broken`, `invalid` or `parse_error` (400), the state (409), "
-        "`not_authenticated` or `permission_denied` (403), `not_found` (404), "
+        "`not_authenticated` or `authentication_failed` (401), `permission_denied` (403), "
+        "`not_found` (404), "
         "`method_not_allowed` (405), `unsupported_media_type` (415), `key_reused` (422), "
         "`throttled` (429)"
     )
@@ -338,10 +512,11 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class RuleErrorSerializer(ErrorSerializer):
-    """400: a broken rule (`rule_broken`), or input that does not parse (`invalid`, with
-    every field's messages under `errors`)."""
+    """400: a broken rule (`rule_broken`), input that does not parse (`invalid`, with every
+    field's messages under `errors`), or a body that is not JSON or nested too deep
+    (`parse_error`)."""
 
-    code = serializers.ChoiceField(choices=[RULE_BROKEN, INVALID])
+    code = serializers.ChoiceField(choices=[RULE_BROKEN, INVALID, PARSE_ERROR])
     errors = serializers.DictField(required=False, help_text="`invalid` only: every field's errors")
 
 
@@ -365,7 +540,11 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 
 READ_ERRORS = {
     400: OpenApiResponse(RuleErrorSerializer, description="a malformed filter, named"),
-    401: OpenApiResponse(ErrorSerializer, description="not authenticated"),
+    401: OpenApiResponse(
+        ErrorSerializer,
+        description="no credentials, or a token that is wrong, expired or ended "
+        "(WWW-Authenticate: Token)",
+    ),
     403: OpenApiResponse(ErrorSerializer, description="your role may not read the floor"),
     404: OpenApiResponse(ErrorSerializer, description="not found"),
 }

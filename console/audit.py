@@ -7,6 +7,7 @@ import logging
 
 from django.http import HttpRequest, HttpResponse
 
+from cardroom import bounds
 from cardroom.clock import now
 
 from .models import Outcome, StaffAction
@@ -15,8 +16,16 @@ logger = logging.getLogger(__name__)
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SIGN_IN_VIEWS = {"console:login": "sign in", "api-token": "API token sign-in"}
-SIGN_OUT_VIEWS = {"console:logout": "sign out"}
+SIGN_OUT_VIEWS = {
+    "console:logout": "sign out",
+    "api-token-logout": "API token sign-out",
+    "api-token-logout-all": "API sign-out of every token",
+}
 MAX_DETAIL = 1000
+# Hole cards keyed in at the deal are secret until the showdown (docs/rules.md §2.6): the
+# round keeps them; the trail, read while the hand is in play, records only that they were.
+HOLE_CARD_ENTRY_VIEWS = frozenset({"rounds:round-deal"})
+HOLE_CARDS_WITHHELD = "(withheld until the showdown, docs/rules.md §2.6)"
 
 
 def _outcome(status: int) -> str:
@@ -40,6 +49,16 @@ def _without_secrets(value):
     return value
 
 
+def _without_hole_cards(body: str) -> str:
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return body
+    if not isinstance(value, dict) or "cards" not in value:
+        return body
+    return json.dumps({**value, "cards": HOLE_CARDS_WITHHELD}, sort_keys=True, ensure_ascii=False)
+
+
 def api_body(request: HttpRequest) -> str:
     """A JSON request's body (passwords masked), read before the view so DRF can re-read it."""
     if request.content_type != "application/json":
@@ -47,9 +66,26 @@ def api_body(request: HttpRequest) -> str:
     if int(request.META.get("CONTENT_LENGTH") or 0) > 16_384:
         return "(body too large to record)"
     try:
-        return json.dumps(_without_secrets(json.loads(request.body or b"null")), sort_keys=True)
-    except (ValueError, UnicodeDecodeError):
+        text = (request.body or b"null").decode("utf-8")
+    except UnicodeDecodeError:
         return "(body not JSON)"
+    if bounds.too_deep(text):  # the API refuses it too: the row records that it was sent
+        return f"(body nested deeper than {bounds.JSON_MAX_DEPTH} levels)"
+    try:
+        return json.dumps(_without_secrets(bounds.loads(text)), sort_keys=True)
+    except ValueError:
+        return "(body not JSON)"
+
+
+def _typed_username(request: HttpRequest, body: str) -> str:
+    """The user name a failed sign-in typed: the console's form, or the API's JSON body."""
+    try:
+        typed = request.POST.get("username", "")
+        if not typed and body.startswith("{"):
+            typed = json.loads(body).get("username", "")
+    except Exception:  # a body that does not parse: the sign-in is still recorded
+        return ""
+    return typed if isinstance(typed, str) else str(typed)
 
 
 def record(request: HttpRequest, response: HttpResponse, *, user_before, body: str) -> None:
@@ -62,7 +98,7 @@ def record(request: HttpRequest, response: HttpResponse, *, user_before, body: s
         user = user_before if user_before is not None and user_before.is_authenticated else None
     if view_name in SIGN_IN_VIEWS:
         channel, action = "auth", SIGN_IN_VIEWS[view_name]
-        username = request.POST.get("username", "")[:150] if user is None else user.get_username()
+        username = _typed_username(request, body) if user is None else user.get_username()
         body = ""
     elif view_name in SIGN_OUT_VIEWS:
         channel, action = "auth", SIGN_OUT_VIEWS[view_name]
@@ -74,22 +110,26 @@ def record(request: HttpRequest, response: HttpResponse, *, user_before, body: s
     message = getattr(request, "audit_message", "")
     if not message and response.status_code == 429:
         message = "sign-in locked after repeated failures (django-axes)"
+    if view_name in HOLE_CARD_ENTRY_VIEWS and body:
+        body = _without_hole_cards(body)
     detail = getattr(request, "audit_detail", "") or body
     try:
+        # Whatever was typed is recorded: a NUL or a lone surrogate escaped (bounds.storable),
+        # which PostgreSQL would refuse and the row would be lost with it.
         StaffAction.objects.create(
             at=now(),
             user=user,
-            username=username,
+            username=bounds.storable(username)[:150],
             channel=channel,
-            action=action[:64],
-            method=request.method,
-            path=request.path[:300],
+            action=bounds.storable(action)[:64],
+            method=bounds.storable(request.method)[:8],
+            path=bounds.storable(request.path)[:300],
             table_id=kwargs.get("table_id"),
             round_id=kwargs.get("round_id"),
-            detail=detail[:MAX_DETAIL],
+            detail=bounds.storable(detail)[:MAX_DETAIL],
             outcome=_outcome(response.status_code),
             status_code=response.status_code,
-            message=str(message)[:MAX_DETAIL],
+            message=bounds.storable(str(message))[:MAX_DETAIL],
             ip_address=_ip(request),
         )
     except Exception:  # the answer already happened; a lost audit row must be loud, not fatal

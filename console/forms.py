@@ -7,11 +7,18 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.validators import MaxLengthValidator
 
+from cardroom import bounds
+from cardroom.forms import InstantField, IntegerField, ModelChoiceField, id_field
+from cardroom.money import dollars
 from fees.rules.schedule import MAX_RATES
 from tables.models import SEAT_NUMBERS, Player, Table
 from tables.rules.seats import seat_label
 from wagers.rules.wagers import OPENING_SQUARES
+
+MAX_DOLLARS = Decimal(bounds.CENTS_MAX) / 100  # every amount typed (cardroom/bounds.py)
 
 
 class MoneyField(forms.DecimalField):
@@ -19,13 +26,24 @@ class MoneyField(forms.DecimalField):
 
     An empty field answers None, never 0: "nothing typed" and "zero" mean different things
     to the services (a cash-out of nothing typed takes every chip; of zero is refused).
+    Written in the ASCII digits (an exponent or another script's digits is refused), at
+    most ``bounds.CENTS_MAX`` cents, as the API takes it.
     """
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_digits", 12)
         kwargs.setdefault("decimal_places", 2)
         kwargs.setdefault("min_value", Decimal("0"))
+        kwargs.setdefault("max_value", MAX_DOLLARS)
         super().__init__(**kwargs)
+        self.error_messages["max_value"] = bounds.too_large(dollars(bounds.CENTS_MAX))
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if not bounds.ASCII_DECIMAL.fullmatch(str(value).strip()):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
 
     def clean(self, value):
         amount = super().clean(value)
@@ -35,6 +53,16 @@ class MoneyField(forms.DecimalField):
             return int((amount * 100).to_integral_exact())
         except InvalidOperation:  # pragma: no cover - decimal_places already refuses this
             raise forms.ValidationError("whole cents only") from None
+
+
+class SignInForm(AuthenticationForm):
+    """The console's sign-in. A user name longer than any account's is refused by the form,
+    before django-axes records the attempt (its column holds 255 characters)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.validators.append(MaxLengthValidator(username.max_length))
 
 
 def _chip_attrs(field: forms.Field, table: Table, *, limits: bool) -> None:
@@ -50,7 +78,7 @@ def _chip_attrs(field: forms.Field, table: Table, *, limits: bool) -> None:
 class RoundForm(forms.Form):
     """An action on the round the page showed: a stale tablet cannot act on a newer round."""
 
-    round_id = forms.IntegerField(widget=forms.HiddenInput)
+    round_id = id_field(widget=forms.HiddenInput)
 
 
 class OpenGameForm(forms.Form):
@@ -63,7 +91,7 @@ class CloseGameForm(forms.Form):
 
 class SeatForm(forms.Form):
     seat = forms.TypedChoiceField(choices=SEAT_NUMBERS, coerce=int)
-    player = forms.ModelChoiceField(queryset=Player.objects.none())
+    player = ModelChoiceField(queryset=Player.objects.none())
 
     def __init__(self, *args, free_seats=None, players=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -80,7 +108,7 @@ class UnseatForm(forms.Form):
 
 
 class ChipsForm(forms.Form):
-    player_id = forms.IntegerField(widget=forms.HiddenInput)
+    player_id = id_field(widget=forms.HiddenInput)
     amount = MoneyField(label="Amount ($)")
     currency = forms.BooleanField(required=False, label="cash", initial=True)
 
@@ -93,13 +121,13 @@ class ChipsForm(forms.Form):
 class ChipsOutForm(forms.Form):
     """Chips back to the cage; an empty amount takes them all (and closes the session)."""
 
-    player_id = forms.IntegerField(widget=forms.HiddenInput)
+    player_id = id_field(widget=forms.HiddenInput)
     amount = MoneyField(required=False, label="Amount ($, empty: all)")
     currency = forms.BooleanField(required=False, label="cash", initial=True)
 
 
 class AnswerForm(forms.Form):
-    offer_id = forms.IntegerField(widget=forms.HiddenInput)
+    offer_id = id_field(widget=forms.HiddenInput)
     answer = forms.ChoiceField(choices=[("accept", "Accept"), ("decline", "Decline")])
 
 
@@ -118,7 +146,7 @@ class BetForm(RoundForm):
     blind = MoneyField(required=False, label="Blind ($)")
     trips = MoneyField(required=False, label="Trips ($)")
     bad_beat = MoneyField(required=False, label="Bad Beat ($)")
-    backline_player = forms.ModelChoiceField(
+    backline_player = ModelChoiceField(
         queryset=Player.objects.none(), required=False, label="Backline bettor"
     )
 
@@ -141,17 +169,21 @@ class DealForm(RoundForm):
 
 
 class RevealForm(DealForm):
-    pass
+    cards = forms.CharField(
+        required=False,
+        label="Community cards",
+        help_text="pick them below, or type codes such as Ah Kd",
+    )
 
 
 class DecideForm(RoundForm):
-    seat = forms.IntegerField(widget=forms.HiddenInput)
+    seat = IntegerField(max_value=bounds.COUNT_MAX, widget=forms.HiddenInput)
     action = forms.ChoiceField(choices=[(a, a) for a in ("check", "play", "fold")])
-    multiple = forms.IntegerField(min_value=0, max_value=4, required=False)
+    multiple = IntegerField(min_value=0, max_value=4, required=False)
 
 
 class WaiveForm(forms.Form):
-    fee_line_id = forms.IntegerField(widget=forms.HiddenInput)
+    fee_line_id = id_field(widget=forms.HiddenInput)
     reason = forms.CharField(max_length=500, label="Why is the fee waived?")
 
 
@@ -178,9 +210,7 @@ RATE_ROWS = MAX_RATES  # no more than five collection rates per table (docs/rule
 
 class ScheduleForm(forms.Form):
     name = forms.CharField(max_length=100)
-    table = forms.ModelChoiceField(
-        queryset=Table.objects.order_by("name"), required=False, label="Table"
-    )
+    table = ModelChoiceField(queryset=Table.objects.order_by("name"), required=False, label="Table")
     class_minimum = MoneyField(required=False, label="or limit class minimum ($)")
     class_maximum = MoneyField(required=False, label="and maximum ($)")
 
@@ -188,8 +218,8 @@ class ScheduleForm(forms.Form):
 class VersionForm(forms.Form):
     """A new version of a schedule: up to five rows of flat amounts, in dollars."""
 
-    schedule_id = forms.IntegerField(widget=forms.HiddenInput)
-    effective_at = forms.DateTimeField(
+    schedule_id = id_field(widget=forms.HiddenInput)
+    effective_at = InstantField(
         required=False,
         label="Takes effect (empty: now)",
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),

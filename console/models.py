@@ -29,8 +29,9 @@ class StaffAction(models.Model):
     action = models.CharField(max_length=64)  # e.g. "place wagers", "tables:seat-create"
     method = models.CharField(max_length=8)
     path = models.CharField(max_length=300)
-    table_id = models.PositiveIntegerField(null=True, blank=True, db_index=True)
-    round_id = models.PositiveIntegerField(null=True, blank=True)
+    # Ids as typed in the path (up to the largest 64-bit id, cardroom/converters.py).
+    table_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
+    round_id = models.PositiveBigIntegerField(null=True, blank=True)
     detail = models.TextField(blank=True)  # what was asked (never a password)
     outcome = models.CharField(max_length=8, choices=Outcome.choices)
     status_code = models.PositiveSmallIntegerField()

@@ -1,6 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from .forms import SignInForm
 from .views import fees, pages, reports, table
 
 app_name = "console"
@@ -9,21 +10,23 @@ urlpatterns = [
     path(
         "sign-in/",
         auth_views.LoginView.as_view(
-            template_name="console/login.html", redirect_authenticated_user=True
+            template_name="console/login.html",
+            redirect_authenticated_user=True,
+            authentication_form=SignInForm,
         ),
         name="login",
     ),
     path("sign-out/", auth_views.LogoutView.as_view(), name="logout"),
     path("", pages.floor, name="floor"),
-    path("tables/<int:table_id>/", table.table, name="table"),
-    path("tables/<int:table_id>/<slug:action>/", table.table_action, name="table-action"),
+    path("tables/<id:table_id>/", table.table, name="table"),
+    path("tables/<id:table_id>/<slug:action>/", table.table_action, name="table-action"),
     path("players/", pages.players, name="players"),
-    path("players/<int:player_id>/", pages.bankroll, name="bankroll"),
+    path("players/<id:player_id>/", pages.bankroll, name="bankroll"),
     path("audit/", pages.audit, name="audit"),
     path("fees/", fees.fee_schedules, name="fees"),
     path("reports/", reports.reports, name="reports"),
     path("reports/request/", reports.request_report, name="reports-request"),
-    path("reports/<int:report_id>/download/", reports.download, name="reports-download"),
+    path("reports/<id:report_id>/download/", reports.download, name="reports-download"),
     path("fees/schedules/", fees.create_schedule, name="fees-create-schedule"),
     path("fees/versions/", fees.create_version, name="fees-create-version"),
 ]

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from cardroom import bounds
 from cardroom.errors import Rule, RuleError
 from cardroom.gaming_day import gaming_day_window
 
@@ -40,11 +41,14 @@ class Period:
 
 def _day(value, field: str) -> date:
     try:
-        return date.fromisoformat(str(value))
+        day = date.fromisoformat(str(value))
     except ValueError:
         raise RuleError(
             f"{value!r} is not a date written YYYY-MM-DD", rule=Rule.REPORTS, field=field
         ) from None
+    if problem := bounds.day_problem(day):
+        raise RuleError(problem, rule=Rule.REPORTS, field=field)
+    return day
 
 
 def normalise(report_type: str, raw: dict, *, formats: tuple[str, ...], today: date) -> dict:
@@ -90,9 +94,10 @@ def normalise(report_type: str, raw: dict, *, formats: tuple[str, ...], today: d
         )
     table = raw.get("table")
     if table is not None:
-        if isinstance(table, bool) or not str(table).isdigit():
-            raise RuleError("table must be a table id", rule=Rule.REPORTS, field="table")
-        table = int(table)
+        try:  # ASCII digits only: superscripts or Arabic-Indic digits is no id
+            table = bounds.strict_int(table, minimum=1, maximum=bounds.ID_MAX)
+        except bounds.OutOfBounds:
+            raise RuleError("table must be a table id", rule=Rule.REPORTS, field="table") from None
         if not Table.objects.filter(pk=table).exists():
             raise RuleError(f"no table with id {table}", rule=Rule.REPORTS, field="table")
     output = raw.get("format") or formats[0]

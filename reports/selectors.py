@@ -5,21 +5,19 @@ from __future__ import annotations
 import django_filters
 from django.db.models import QuerySet
 
-from cardroom.filtering import filter_queryset
+from cardroom.filtering import IdFilter, InstantFilter, filter_queryset
 from reports.models import ReportDownload, ReportRequest, ReportStatus, ReportType
 
 
 class ReportRequestFilter(django_filters.FilterSet):
     report_type = django_filters.ChoiceFilter(choices=ReportType.choices, help_text="report type")
     status = django_filters.ChoiceFilter(choices=ReportStatus.choices, help_text="status")
-    requested_by = django_filters.NumberFilter(
-        field_name="requested_by_id", help_text="requester's user id"
-    )
+    requested_by = IdFilter(field_name="requested_by_id", help_text="requester's user id")
     scheduled = django_filters.BooleanFilter(help_text="requested by the daily schedule")
-    requested_after = django_filters.IsoDateTimeFilter(
+    requested_after = InstantFilter(
         field_name="requested_at", lookup_expr="gte", help_text="requested at or after"
     )
-    requested_before = django_filters.IsoDateTimeFilter(
+    requested_before = InstantFilter(
         field_name="requested_at", lookup_expr="lt", help_text="requested before"
     )
     gaming_day = django_filters.DateFilter(
@@ -41,6 +39,13 @@ def report_list(*, filters=None) -> QuerySet[ReportRequest]:
         ReportRequestFilter,
         filters,
         ReportRequest.objects.select_related("requested_by").order_by("-requested_at", "-id"),
+    )
+
+
+def waiting_for_the_queue() -> int:
+    """How many queued requests the report queue could not take (each runs once it is back)."""
+    return (
+        ReportRequest.objects.filter(status=ReportStatus.QUEUED).exclude(enqueue_error="").count()
     )
 
 

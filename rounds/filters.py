@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import django_filters
 
+from cardroom.filtering import IdFilter, InstantFilter
 from tables.models import ROUND_STATE_CHOICES, Round
 
 
 class RoundFilter(django_filters.FilterSet):
-    table = django_filters.NumberFilter(field_name="table_id", help_text="table id")
-    game = django_filters.NumberFilter(field_name="game_id", help_text="game id")
+    table = IdFilter(field_name="table_id", help_text="table id")
+    game = IdFilter(field_name="game_id", help_text="game id")
     state = django_filters.ChoiceFilter(choices=ROUND_STATE_CHOICES)
-    player_dealer = django_filters.NumberFilter(
+    player_dealer = IdFilter(
         field_name="player_dealer_id", help_text="id of the player who banked the round"
     )
-    started_after = django_filters.IsoDateTimeFilter(
+    started_after = InstantFilter(
         field_name="started_at", lookup_expr="gte", help_text="started at or after (ISO 8601)"
     )
-    started_before = django_filters.IsoDateTimeFilter(
+    started_before = InstantFilter(
         field_name="started_at", lookup_expr="lt", help_text="started before (ISO 8601)"
     )
 

@@ -6,8 +6,8 @@ from rounds import apis
 
 app_name = "rounds"
 
-table = "tables/<int:table_id>/"
-round_ = "rounds/<int:round_id>/"
+table = "tables/<id:table_id>/"
+round_ = "rounds/<id:round_id>/"
 
 urlpatterns = [
     path(f"{table}rounds/", apis.RoundStartApi.as_view(), name="round-start"),

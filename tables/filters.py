@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import django_filters
 
+from cardroom.filtering import IdFilter
 from tables.models import Game, OfferRound, OfferRoundStatus, Player, Seating
 
 
@@ -23,8 +24,8 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class SeatingFilter(django_filters.FilterSet):
-    table = django_filters.NumberFilter(field_name="table_id", help_text="table id")
-    player = django_filters.NumberFilter(field_name="player_id", help_text="player id")
+    table = IdFilter(field_name="table_id", help_text="table id")
+    player = IdFilter(field_name="player_id", help_text="player id")
     active = django_filters.BooleanFilter(
         field_name="left_at",
         lookup_expr="isnull",
@@ -37,7 +38,7 @@ class SeatingFilter(django_filters.FilterSet):
 
 
 class GameFilter(django_filters.FilterSet):
-    table = django_filters.NumberFilter(field_name="table_id", help_text="table id")
+    table = IdFilter(field_name="table_id", help_text="table id")
     open = django_filters.BooleanFilter(
         field_name="ended_at", lookup_expr="isnull", help_text="true: open; false: ended"
     )
@@ -48,8 +49,8 @@ class GameFilter(django_filters.FilterSet):
 
 
 class OfferRoundFilter(django_filters.FilterSet):
-    table = django_filters.NumberFilter(field_name="table_id", help_text="table id")
-    game = django_filters.NumberFilter(field_name="game_id", help_text="game id")
+    table = IdFilter(field_name="table_id", help_text="table id")
+    game = IdFilter(field_name="game_id", help_text="game id")
     status = django_filters.ChoiceFilter(choices=OfferRoundStatus.choices)
 
     class Meta:

@@ -6,11 +6,11 @@ from tables import apis
 
 app_name = "tables"
 
-table = "tables/<int:table_id>/"
+table = "tables/<id:table_id>/"
 
 urlpatterns = [
     path("players/", apis.PlayerListApi.as_view(), name="player-list"),
-    path("players/<int:player_id>/", apis.PlayerDetailApi.as_view(), name="player-detail"),
+    path("players/<id:player_id>/", apis.PlayerDetailApi.as_view(), name="player-detail"),
     path("tables/", apis.TableListApi.as_view(), name="table-list"),
     path(table, apis.TableDetailApi.as_view(), name="table-detail"),
     path(
@@ -19,12 +19,12 @@ urlpatterns = [
         name="table-option-changes",
     ),
     path(f"{table}seats/", apis.SeatCreateApi.as_view(), name="seat-create"),
-    path(f"{table}seats/<int:seat>/", apis.SeatDeleteApi.as_view(), name="seat-delete"),
+    path(f"{table}seats/<id:seat>/", apis.SeatDeleteApi.as_view(), name="seat-delete"),
     path(f"{table}game/open/", apis.GameOpenApi.as_view(), name="game-open"),
     path(f"{table}game/close/", apis.GameCloseApi.as_view(), name="game-close"),
     path(f"{table}button/offer/", apis.ButtonOfferApi.as_view(), name="button-offer"),
     path(
-        f"{table}button/offers/<int:offer_id>/answer/",
+        f"{table}button/offers/<id:offer_id>/answer/",
         apis.ButtonAnswerApi.as_view(),
         name="button-answer",
     ),

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import django_filters
 
+from cardroom.filtering import IdFilter
 from wagers.models import Account, AccountKind
 
 
 class AccountFilter(django_filters.FilterSet):
-    player = django_filters.NumberFilter(field_name="player_id", help_text="player id")
-    table = django_filters.NumberFilter(field_name="table_id", help_text="table id")
-    round = django_filters.NumberFilter(
-        field_name="round_id", help_text="round id (its wagers and bank in play)"
-    )
+    player = IdFilter(field_name="player_id", help_text="player id")
+    table = IdFilter(field_name="table_id", help_text="table id")
+    round = IdFilter(field_name="round_id", help_text="round id (its wagers and bank in play)")
     kind = django_filters.ChoiceFilter(choices=AccountKind.choices)
     open = django_filters.BooleanFilter(
         field_name="closed_at",

@@ -6,10 +6,10 @@ from wagers import apis
 
 app_name = "wagers"
 
-table = "tables/<int:table_id>/"
-round_ = "rounds/<int:round_id>/"
-player = "players/<int:player_id>/"
-account = "accounts/<int:account_id>/"
+table = "tables/<id:table_id>/"
+round_ = "rounds/<id:round_id>/"
+player = "players/<id:player_id>/"
+account = "accounts/<id:account_id>/"
 
 urlpatterns = [
     path(f"{round_}settlement/", apis.RoundSettlementApi.as_view(), name="round-settlement"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import HttpResponse
@@ -10,12 +11,13 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
+from cardroom import bounds
 from tables import selectors as floor_selectors
 from tables.models import Player
 from wagers import selectors as money_selectors
 
 from .. import selectors
-from ..models import Outcome
+from ..models import Outcome, StaffAction
 from ..permissions import console_view
 
 FLOOR_CACHE_KEY = "console:floor-tables"
@@ -45,12 +47,34 @@ def floor(request):
     return render(request, "console/floor.html", context)
 
 
+def _unsearchable(request, *texts: str) -> bool:
+    """Whether a search holds text nothing stored can hold (a NUL character): said on the
+    page, which answers 400 with nothing found."""
+    problem = next((p for text in texts if (p := bounds.text_problem(text))), None)
+    if problem:
+        messages.error(request, f"search: {problem}")
+    return problem is not None
+
+
+def _page_number(request) -> int:
+    """The page asked for, in the ASCII digits; anything else is the first page."""
+    try:
+        return bounds.strict_int(request.GET.get("page", "1"), minimum=1, maximum=bounds.ID_MAX)
+    except bounds.OutOfBounds:
+        return 1
+
+
 @console_view("view_floor")
 def players(request):
     query = request.GET.get("q", "").strip()
-    found = floor_selectors.player_list(filters={"name": query} if query else None)
-    page = Paginator(found.order_by("name"), 50).get_page(request.GET.get("page"))
-    return render(request, "console/players.html", {"page": page, "q": query})
+    refused = _unsearchable(request, query)
+    if refused:
+        found = Player.objects.none()
+    else:
+        found = floor_selectors.player_list(filters={"name": query} if query else None)
+    page = Paginator(found.order_by("name"), 50).get_page(_page_number(request))
+    context = {"page": page, "q": bounds.storable(query)}
+    return render(request, "console/players.html", context, status=400 if refused else 200)
 
 
 @console_view("view_floor")
@@ -75,6 +99,9 @@ def audit(request):
         "outcome": request.GET.get("outcome", ""),
         "channel": request.GET.get("channel", ""),
     }
-    page = Paginator(selectors.staff_actions(**filters), 100).get_page(request.GET.get("page"))
+    refused = _unsearchable(request, *filters.values())
+    actions = StaffAction.objects.none() if refused else selectors.staff_actions(**filters)
+    page = Paginator(actions, 100).get_page(_page_number(request))
+    filters = {key: bounds.storable(value) for key, value in filters.items()}
     context = {"page": page, "filters": filters, "outcomes": Outcome.choices}
-    return render(request, "console/audit.html", context)
+    return render(request, "console/audit.html", context, status=400 if refused else 200)

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -18,8 +19,13 @@ from cardroom.api import (
     READ_ERRORS,
     SUPERVISE_OR_READ,
     WRITE_ERRORS,
+    GamingDay,
+    Instant,
+    JSONValue,
     Pagination,
+    cents,
     idempotent,
+    identifier,
     paginated,
     paginated_response,
     write_schema,
@@ -68,7 +74,7 @@ def _file(filed, name: str, kind: str, title: str) -> HttpResponse:
 
 
 class MomentSerializer(serializers.Serializer):
-    at = serializers.DateTimeField(required=False, help_text="the moment (default: now)")
+    at = Instant(required=False, help_text="the moment (default: now)")
 
     class Meta:
         ref_name = "FeeFilingQuery"
@@ -82,13 +88,13 @@ class ScheduleListApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=100)
-        table = serializers.IntegerField(
+        table = identifier(
             required=False, allow_null=True, default=None, help_text="a table's own schedule"
         )
-        class_minimum_cents = serializers.IntegerField(
+        class_minimum_cents = cents(
             required=False, allow_null=True, default=None, help_text="a limit class's minimum"
         )
-        class_maximum_cents = serializers.IntegerField(
+        class_maximum_cents = cents(
             required=False, allow_null=True, default=None, help_text="a limit class's maximum"
         )
 
@@ -153,7 +159,7 @@ class ScheduleVersionListApi(APIView):
     permission_classes = SUPERVISE_OR_READ
 
     class InputSerializer(serializers.Serializer):
-        effective_at = serializers.DateTimeField(
+        effective_at = Instant(
             required=False, help_text="when it takes effect: now (default) or later"
         )
         player_dealer_basis = serializers.CharField(
@@ -165,7 +171,7 @@ class ScheduleVersionListApi(APIView):
             help_text="betting squares charged (default: ante, blind, trips, bad_beat)",
         )
         rates = serializers.ListField(
-            child=serializers.JSONField(),
+            child=JSONValue(),
             help_text=(
                 "at most five rows of flat amounts in cents: wager_from_cents, wager_to_cents, "
                 "player_fee_cents, player_dealer_fee_cents, and on total table action "
@@ -222,7 +228,12 @@ class VersionDetailApi(APIView):
     _refusal = extend_schema(
         request=None,
         description="A version is never edited or deleted (409): create a new version.",
-        responses={409: WRITE_ERRORS[409], 403: WRITE_ERRORS[403]},
+        responses={
+            409: WRITE_ERRORS[409],
+            401: WRITE_ERRORS[401],
+            403: WRITE_ERRORS[403],
+            404: WRITE_ERRORS[404],
+        },
     )
     put = _refusal(_refuse)
     patch = _refusal(_refuse)
@@ -243,10 +254,7 @@ class TableScheduleApi(APIView):
         table = get_object_or_404(Table, pk=table_id)
         version = selectors.schedule_in_force(table, query.validated_data.get("at") or now())
         if version is None:
-            return Response(
-                {"detail": f"no collection schedule is in force at {table}"},
-                status=status.HTTP_404_NOT_FOUND,
-            )
+            raise NotFound(f"no collection schedule is in force at {table}")
         return Response(FeeScheduleVersionSerializer(_version(version.pk)).data)
 
 
@@ -361,8 +369,8 @@ class DropBoxListApi(APIView):
     permission_classes = SUPERVISE_OR_READ
 
     class QuerySerializer(serializers.Serializer):
-        table = serializers.IntegerField(required=False)
-        gaming_day = serializers.DateField(required=False)
+        table = identifier(required=False)
+        gaming_day = GamingDay(required=False)
         shift = serializers.CharField(required=False)
 
         class Meta:
@@ -370,8 +378,8 @@ class DropBoxListApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         box_number = serializers.CharField(max_length=32, help_text="the box identifier")
-        table = serializers.IntegerField()
-        gaming_day = serializers.DateField()
+        table = identifier()
+        gaming_day = GamingDay()
         shift = serializers.CharField(help_text="a shift of the cardroom (CARDROOM_SHIFTS)")
 
         class Meta:
@@ -446,11 +454,11 @@ class DropBoxCountApi(APIView):
     permission_classes = SUPERVISE_OR_READ
 
     class InputSerializer(serializers.Serializer):
-        amount_cents = serializers.IntegerField(help_text="the amount counted, in cents")
+        amount_cents = cents(help_text="the amount counted, in cents")
         counters = serializers.ListField(
             child=serializers.CharField(), help_text="the count team: at least two names"
         )
-        counted_at = serializers.DateTimeField(help_text="when the box was counted")
+        counted_at = Instant(help_text="when the box was counted")
         note = serializers.CharField(required=False, allow_blank=True, default="")
 
         class Meta:

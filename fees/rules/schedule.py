@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import pairwise
 
+from cardroom.bounds import BIGINT_MAX, CENTS_MAX, NotAnInteger, OutOfRange, strict_int
 from cardroom.errors import Rule, RuleError
 from wagers.rules.wagers import OPENING_SQUARES
 
@@ -86,8 +87,16 @@ def _cents(value, field: str, *, allow_none: bool = False) -> int | None:
                 rule=Rule.FEES_FLAT,
                 field=field,
             )
-        if text.lstrip("-").isdigit():
-            value = int(text)
+        try:  # the ASCII digits only (cardroom/bounds.py): a superscript two is no amount
+            value = strict_int(text, minimum=-BIGINT_MAX, maximum=BIGINT_MAX)
+        except NotAnInteger:
+            pass  # refused below, as text
+        except OutOfRange:
+            raise RuleError(
+                f"{text[:24]}... is out of range: amounts are 0 to {CENTS_MAX} cents",
+                rule=Rule.FEE_RATES,
+                field=field,
+            ) from None
     if isinstance(value, float):
         raise RuleError(
             f"{value!r} is not a whole number of cents; fees are flat amounts in cents, "
@@ -103,6 +112,8 @@ def _cents(value, field: str, *, allow_none: bool = False) -> int | None:
         raise RuleError(
             f"{value} is negative; amounts are zero or more", rule=Rule.FEE_RATES, field=field
         )
+    if value > CENTS_MAX:
+        raise RuleError(f"{value} is more than {CENTS_MAX} cents", rule=Rule.FEE_RATES, field=field)
     return value
 
 

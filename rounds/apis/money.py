@@ -8,7 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api import RUN_TABLE_OR_READ, idempotent, write_schema
+from cardroom.api import RUN_TABLE_OR_READ, cents, count, idempotent, primary_key, write_schema
 from rounds import selectors
 from tables.models import Player
 from wagers.services import wagering
@@ -25,7 +25,7 @@ class RoundBankApi(APIView):
     permission_classes = RUN_TABLE_OR_READ
 
     class InputSerializer(serializers.Serializer):
-        amount = serializers.IntegerField(
+        amount = cents(
             help_text="the bank W in cents: above zero, in the table's chips, at most the "
             "player-dealer's chips at the table"
         )
@@ -53,15 +53,13 @@ class RoundWagerApi(APIView):
     permission_classes = RUN_TABLE_OR_READ
 
     class InputSerializer(serializers.Serializer):
-        seat = serializers.IntegerField(help_text="the seat wagered on, 1 to 6")
-        ante = serializers.IntegerField(help_text="cents")
-        blind = serializers.IntegerField(help_text="cents, equal to the Ante")
-        trips = serializers.IntegerField(default=0, help_text="cents; 0 for none")
-        bad_beat = serializers.IntegerField(
-            default=0, help_text="cents; 0 for none; only with Ante and Blind"
-        )
-        backline_player = serializers.PrimaryKeyRelatedField(
-            queryset=Player.objects.all(),
+        seat = count(help_text="the seat wagered on, 1 to 6")
+        ante = cents(help_text="cents")
+        blind = cents(help_text="cents, equal to the Ante")
+        trips = cents(default=0, help_text="cents; 0 for none")
+        bad_beat = cents(default=0, help_text="cents; 0 for none; only with Ante and Blind")
+        backline_player = primary_key(
+            Player.objects.all(),
             required=False,
             allow_null=True,
             default=None,

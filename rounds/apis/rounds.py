@@ -11,11 +11,13 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardroom import bounds
 from cardroom.api import (
     READ,
     READ_ERRORS,
     RUN_TABLE_OR_READ,
     SUPERVISE_OR_READ,
+    count,
     idempotent,
     list_parameters,
     paginated,
@@ -111,10 +113,15 @@ class RoundDealApi(APIView):
                 ref_name = "HoleCardEntry"
 
             def validate_hands(self, hands):
-                for seat in hands:
-                    if not str(seat).isdigit():
-                        raise serializers.ValidationError(f"{seat!r} is not a seat number")
-                return hands
+                seats = {}
+                for seat, cards in hands.items():
+                    try:  # ASCII digits only: a superscript or another script's digit is no seat
+                        seats[bounds.strict_int(seat, minimum=1, maximum=bounds.COUNT_MAX)] = cards
+                    except bounds.OutOfBounds:
+                        raise serializers.ValidationError(
+                            f"{seat!r} is not a seat number"
+                        ) from None
+                return seats
 
         cards = CardEntrySerializer(
             required=False, help_text="card entry tables only; an RNG table deals by itself"
@@ -138,9 +145,9 @@ class RoundDecisionApi(APIView):
     permission_classes = RUN_TABLE_OR_READ
 
     class InputSerializer(serializers.Serializer):
-        seat = serializers.IntegerField()
+        seat = count()
         action = serializers.ChoiceField(choices=[a.value for a in Action])
-        multiple = serializers.IntegerField(
+        multiple = count(
             min_value=0, default=0, help_text="the Play as a multiple of the Ante; 0 otherwise"
         )
 

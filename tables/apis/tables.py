@@ -15,10 +15,14 @@ from cardroom.api import (
     READ_ERRORS,
     RUN_TABLE_OR_READ,
     SUPERVISE_OR_READ,
+    JSONValue,
+    cents,
+    count,
     idempotent,
     list_parameters,
     paginated,
     paginated_response,
+    primary_key,
     write_schema,
 )
 from cardroom.errors import Rule, RuleError
@@ -41,24 +45,24 @@ class OptionsInputSerializer(serializers.Serializer):
     service. A key that is no option is refused as the service refuses it, naming the rule
     (checked here so that no body key can clash with the service's own arguments)."""
 
-    minimum_cents = serializers.IntegerField(required=False)
-    maximum_cents = serializers.IntegerField(required=False)
-    chip_unit_cents = serializers.IntegerField(required=False)
-    preflop_multiples = serializers.ListField(child=serializers.IntegerField(), required=False)
-    trips_paytable = serializers.JSONField(
+    minimum_cents = cents(required=False)
+    maximum_cents = cents(required=False)
+    chip_unit_cents = cents(required=False)
+    preflop_multiples = serializers.ListField(child=count(), required=False)
+    trips_paytable = JSONValue(
         required=False, help_text='a name ("UTH-01".."UTH-04") or the odds in full'
     )
-    bad_beat_paytable = serializers.JSONField(
+    bad_beat_paytable = JSONValue(
         required=False, allow_null=True, help_text='"option-1", "option-2", odds in full, or null'
     )
     backline_allowed = serializers.BooleanField(required=False)
     deal_mode = serializers.ChoiceField(choices=DealMode.choices, required=False)
-    max_consecutive_hands = serializers.IntegerField(required=False)
+    max_consecutive_hands = count(required=False)
     offer_every_hand = serializers.BooleanField(required=False)
-    max_tppp_per_table = serializers.IntegerField(required=False, allow_null=True)
+    max_tppp_per_table = count(required=False, allow_null=True)
     tppp_may_bank_twice_in_a_row = serializers.BooleanField(required=False)
-    rotation_window_minutes = serializers.IntegerField(required=False, allow_null=True)
-    min_non_tppp_dealers_in_window = serializers.IntegerField(required=False)
+    rotation_window_minutes = count(required=False, allow_null=True)
+    min_non_tppp_dealers_in_window = count(required=False)
 
     class Meta:
         ref_name = "TableOptionsInput"
@@ -162,10 +166,8 @@ class SeatCreateApi(APIView):
     permission_classes = RUN_TABLE_OR_READ
 
     class InputSerializer(serializers.Serializer):
-        seat = serializers.IntegerField(help_text="1 to 6, clockwise")
-        player = serializers.PrimaryKeyRelatedField(
-            queryset=Player.objects.all(), help_text="the player's id"
-        )
+        seat = count(help_text="1 to 6, clockwise")
+        player = primary_key(Player.objects.all(), help_text="the player's id")
 
         class Meta:
             ref_name = "SeatPlayerInput"
@@ -222,9 +224,7 @@ class GameOpenApi(APIView):
     permission_classes = SUPERVISE_OR_READ
 
     class InputSerializer(serializers.Serializer):
-        first_offer_seat = serializers.IntegerField(
-            help_text="the seat where the button offers start"
-        )
+        first_offer_seat = count(help_text="the seat where the button offers start")
 
         class Meta:
             ref_name = "GameOpenInput"

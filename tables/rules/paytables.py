@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import NamedTuple
 
+from cardroom.bounds import ASCII_DECIMAL
 from cardroom.errors import Rule, RuleError
 
 from .hands import Category
@@ -101,6 +102,9 @@ def parse_odds(value: object) -> Fraction:
             f'odds {value!r} must be an integer or an exact decimal in a string, e.g. "1.5"',
             rule=Rule.PAYTABLES,
         )
+    # Written in the ASCII digits (cardroom/bounds.py): Decimal() would take other scripts'.
+    if isinstance(value, str) and not ASCII_DECIMAL.fullmatch(value.strip()):
+        raise RuleError(f"odds {value!r} is not a number", rule=Rule.PAYTABLES)
     try:
         exact = Decimal(value)
     except (InvalidOperation, ValueError):

@@ -304,8 +304,8 @@ def test_deal_with_the_picker_then_the_legal_decisions_only(as_user, card_table)
     assert '<button type="submit">Check</button>' in page
     assert "Play 4x" in page and "Play 3x" in page
     assert ">Fold<" not in page
-    # The cards dealt are disabled in the flop picker.
-    assert re.search(r'data-card="Ah"[^>]*data-used="1"', page)
+    # The flop picker knows only the cards shown (none yet), never a hole card (§2.6).
+    assert re.search(r'data-card="Ah"[^>]*data-used="0"', page)
     assert re.search(r'data-card="Kc"[^>]*data-used="0"', page)
     response = act(
         client, card_table.table, "decide", {"round_id": round_.pk, "seat": 1, "action": "fold"}
@@ -336,9 +336,10 @@ def test_flop_card_entry_refuses_a_card_already_dealt(as_user, card_table):
     act(client, card_table.table, "decide", {"round_id": round_.pk, "seat": 1, "action": "check"})
     response = act(client, card_table.table, "flop", {"round_id": round_.pk, "cards": "Ah 8d 9s"})
     assert response.status_code == 400
-    assert (
-        "card Ah appears twice (rule cards.once, docs/rules.md §1.2)" in response.content.decode()
-    )
+    body = response.content.decode()
+    assert "one of these cards is already in a hand dealt this round" in body
+    assert "(rule cards.once, docs/rules.md §1.2)" in body
+    assert "card Ah" not in body
 
 
 @pytest.mark.parametrize(

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api import READ_ERRORS, RuleErrorSerializer, role_permission
+from cardroom.api import READ_ERRORS, JSONParser, RuleErrorSerializer, role_permission
 from cardroom.roles import READ_FLOOR
 from wagers.rules.calculator import settle_request
 

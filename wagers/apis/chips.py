@@ -9,7 +9,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api import RUN_TABLE_OR_READ, idempotent, write_schema
+from cardroom.api import RUN_TABLE_OR_READ, cents, idempotent, primary_key, write_schema
 from tables.models import Player
 from wagers import selectors
 from wagers.models import LedgerTransaction
@@ -19,9 +19,7 @@ from .serializers import LedgerTransactionSerializer
 
 
 def _player() -> serializers.PrimaryKeyRelatedField:
-    return serializers.PrimaryKeyRelatedField(
-        queryset=Player.objects.all(), help_text="the player's id"
-    )
+    return primary_key(Player.objects.all(), help_text="the player's id")
 
 
 def _currency() -> serializers.BooleanField:
@@ -32,8 +30,8 @@ def _currency() -> serializers.BooleanField:
 
 def _amount(*, all_of: str | None = None) -> serializers.IntegerField:
     if all_of is None:
-        return serializers.IntegerField(help_text="cents, in the table's chips")
-    return serializers.IntegerField(
+        return cents(help_text="cents, in the table's chips")
+    return cents(
         required=False,
         allow_null=True,
         default=None,

@@ -11,7 +11,14 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api import PAGE_PARAMETERS, READ, READ_ERRORS, paginated, paginated_response
+from cardroom.api import (
+    PAGE_PARAMETERS,
+    READ,
+    READ_ERRORS,
+    GamingDay,
+    paginated,
+    paginated_response,
+)
 from cardroom.gaming_day import gaming_day_window
 from tables import selectors as floor_selectors
 from wagers import selectors
@@ -76,8 +83,8 @@ class PlayerPlayingBookApi(APIView):
     permission_classes = READ
 
     class QuerySerializer(serializers.Serializer):
-        since = serializers.DateField(required=False, help_text="first gaming day (ISO date)")
-        until = serializers.DateField(required=False, help_text="last gaming day (ISO date)")
+        since = GamingDay(required=False, help_text="first gaming day (ISO date)")
+        until = GamingDay(required=False, help_text="last gaming day (ISO date)")
 
         class Meta:
             ref_name = "PlayingBookQuery"

@@ -9,7 +9,9 @@ published in the OpenAPI schema.
 from __future__ import annotations
 
 import pytest
+from django.db import InterfaceError, OperationalError
 
+from cardroom.api import exception_handler
 from cardroom.errors import ROUND_STATES, Rule, State
 from cardroom.roles import Role
 from tables.models import Game
@@ -87,8 +89,8 @@ def test_no_game_open_is_409_no_game(api, supervisor, table):
 
 def test_roles_authentication_and_missing_rows_answer_the_same_body(api, supervisor, table):
     anonymous = api().get("/api/tables/")
-    # Session authentication comes first, so DRF answers 403 (no WWW-Authenticate challenge).
-    assert anonymous.status_code == 403
+    # No credentials: 401 with the token scheme's challenge (the token authenticator is first).
+    assert anonymous.status_code == 401 and anonymous["WWW-Authenticate"] == "Token"
     assert anonymous.data["code"] == "not_authenticated" and set(anonymous.data) == KEYS
     compliance = UserFactory(role=Role.COMPLIANCE_OFFICER)
     refused = api(compliance).post(f"/api/tables/{table.pk}/game/open/", {})
@@ -124,4 +126,26 @@ def test_the_schema_publishes_the_codes(api, supervisor):
     assert {state.value for state in ROUND_STATES} <= states
     rules = set(components["RuleEnum"]["enum"])
     assert {rule.value for rule in Rule} == rules - {None}
-    assert set(components["RuleErrorCodeEnum"]["enum"]) == {"rule_broken", "invalid"}
+    assert set(components["RuleErrorCodeEnum"]["enum"]) == {"rule_broken", "invalid", "parse_error"}
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        OperationalError("server closed the connection unexpectedly"),
+        InterfaceError("connection already closed"),
+    ],
+)
+def test_a_database_that_does_not_answer_is_503_saying_nothing_changed(error):
+    """A restarted or unreachable database (the fault the by-hand script bench/fault_pg_restart.py
+    injects for real) answers 503 with the one error body and a Retry-After, never a bare 500."""
+    response = exception_handler(error, {})
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert response.data == {
+        "code": "unavailable",
+        "rule": None,
+        "section": None,
+        "field": None,
+        "message": "the database did not answer; nothing was changed: try again in a few seconds",
+    }

@@ -64,7 +64,7 @@ def test_readers_cannot_write_and_strangers_cannot_read(
         )
         assert response.status_code == 403
     anonymous = api().get(f"{BASE}/schedules/")
-    assert anonymous.status_code == 403 and anonymous.data["code"] == "not_authenticated"
+    assert anonymous.status_code == 401 and anonymous.data["code"] == "not_authenticated"
     assert anonymous.data["message"] == "Authentication credentials were not provided."
     version = table_schedule(table, by=on_floor.supervisor)
     assert as_dealer.patch(f"{BASE}/versions/{version.pk}/", {}, format="json").status_code == 403

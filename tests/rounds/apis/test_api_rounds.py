@@ -143,7 +143,7 @@ def test_rng_deal_withholds_the_player_dealers_cards(as_dealer, on_floor):
     response = as_dealer.post(url(round_, "deal"), {}, format="json")
     assert response.status_code == 200, response.data
     assert response.data["state"] == "preflop"
-    assert all(len(hand["hole"]) == 2 for hand in response.data["hands"])
+    assert [hand["hole"] for hand in response.data["hands"]] == [None, None]  # §2.6
     assert response.data["dealer_hole"] is None
     assert response.data["shuffled_deck"] is None
     round_.refresh_from_db()
@@ -213,14 +213,19 @@ def test_card_entry_is_validated(as_dealer, entry_round, cards, field, message, 
     assert entry_round.dealer_hole is None
 
 
-def test_card_entry_needs_seat_numbers(as_dealer, entry_round):
-    cards = {"hands": {"two": ["As", "Ah"]}, "player_dealer": ["2c", "3c"]}
+# A seat is written in the ASCII digits: a superscript two or an Arabic-Indic five is refused,
+# never read as seat 2 or 5 (nor a server error).
+@pytest.mark.parametrize("seat", ["two", "\u00b2", "\u0665", "0", "2.0", "99999"])
+def test_card_entry_needs_seat_numbers(as_dealer, entry_round, seat):
+    cards = {"hands": {seat: ["As", "Ah"]}, "player_dealer": ["2c", "3c"]}
     response = as_dealer.post(url(entry_round, "deal"), {"cards": cards}, format="json")
     assert response.status_code == 400
     assert response.data["code"] == "invalid"
     assert response.data["field"] == "cards.hands"
-    assert response.data["message"] == "'two' is not a seat number"
-    assert response.data["errors"]["cards"]["hands"] == ["'two' is not a seat number"]
+    assert response.data["message"] == f"{seat!r} is not a seat number"
+    assert response.data["errors"]["cards"]["hands"] == [f"{seat!r} is not a seat number"]
+    entry_round.refresh_from_db()
+    assert entry_round.state == "no_more_bets"
 
 
 def test_card_entry_without_cards(as_dealer, entry_round):
@@ -318,7 +323,7 @@ def test_dealer_hole_withheld_until_the_showdown(as_compliance, on_floor, state)
         round_ = on_floor.round_in(state)
     round_.refresh_from_db()
     data = as_compliance.get(url(round_)).data
-    revealed = state in ("showdown", "settled", "voided")
+    revealed = state in ("showdown", "settled")  # voided before its showdown: never (§2.6)
     assert data["cards_revealed"] is revealed
     if revealed:
         assert data["dealer_hole"] == round_.dealer_hole
@@ -495,7 +500,7 @@ def test_full_round_through_the_api(as_supervisor, as_dealer):
     ok(as_dealer.post(f"{r}no-more-bets/"))
     cards = {"hands": {"2": ["As", "Ah"], "3": ["Kc", "Qc"]}, "player_dealer": ["2c", "7d"]}
     data = ok(as_dealer.post(f"{r}deal/", {"cards": cards}, format="json"))
-    assert [h["hole"] for h in data["hands"]] == [["As", "Ah"], ["Kc", "Qc"]]
+    assert [h["hole"] for h in data["hands"]] == [None, None]  # until the showdown (§2.6)
     assert data["dealer_hole"] is None
     ok(
         as_dealer.post(
@@ -507,7 +512,9 @@ def test_full_round_through_the_api(as_supervisor, as_dealer):
     duplicate = as_dealer.post(f"{r}flop/", {"cards": ["Ad", "Kd", "As"]}, format="json")
     assert duplicate.status_code == 400
     assert duplicate.data["field"] == "cards"
-    assert duplicate.data["message"] == "card As appears twice"
+    assert duplicate.data["message"].startswith(
+        "one of these cards is already in a hand dealt this round"
+    )
     assert duplicate.data["rule"] == Rule.CARD_ONCE
     data = ok(as_dealer.post(f"{r}flop/", {"cards": ["Ad", "Kd", "3s"]}, format="json"))
     assert data["board"] == ["Ad", "Kd", "3s"]
@@ -518,6 +525,7 @@ def test_full_round_through_the_api(as_supervisor, as_dealer):
     ok(as_dealer.post(f"{r}decisions/", {"seat": 3, "action": "fold"}, format="json"), 201)
     data = ok(as_dealer.post(f"{r}showdown/"))
     assert data["dealer_hole"] == ["2c", "7d"]
+    assert [h["hole"] for h in data["hands"]] == [["As", "Ah"], ["Kc", "Qc"]]
     assert (data["dealer_category"], data["dealer_qualifies"]) == ("high_card", False)
     assert [(h["seat"], h["category"], h["result"]) for h in data["hands"]] == [
         (2, "three_of_a_kind", "win"),

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rounds import services as rounds
-from tables.models import Player, Round, TPPPRegistration
+from tables.models import Hand, Player, Round, TPPPRegistration
 from tables.services import button, floor
 from tests.builders.factories import TPPPRegistrationFactory, UserFactory
 
@@ -121,11 +121,20 @@ def test_player_changelist_filters_tppp_players(superuser_client):
     assert list(response.context["cl"].queryset) == [tppp]
 
 
-def test_round_admin_withholds_the_player_dealers_cards(superuser_client, some_history):
+def test_round_admin_withholds_every_hole_card(superuser_client, some_history):
     body = superuser_client.get(admin_url(Round, "change", some_history.pk)).content.decode()
-    assert body.count("(withheld)") == 2
-    assert "[&quot;As&quot;, &quot;Ah&quot;]" in body  # the players' cards are shown
+    # The player-dealer's cards, the deck and both seats' cards (docs/rules.md §2.6).
+    assert body.count("(withheld)") == 4
+    assert "&quot;As&quot;" not in body and "As, Ah" not in body
     assert "[&quot;2c&quot;, &quot;7d&quot;]" not in body
+
+
+def test_hand_admin_withholds_the_hole_cards_until_the_showdown(superuser_client, some_history):
+    hand = some_history.hands.get(seat=2)
+    for url in (admin_url(Hand), admin_url(Hand, "change", hand.pk)):
+        body = superuser_client.get(url).content.decode()
+        assert "(withheld)" in body
+        assert "As, Ah" not in body and "&quot;As&quot;" not in body
 
 
 # --- Lists cost a constant number of queries -----------------------------------------------

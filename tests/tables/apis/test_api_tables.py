@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from cardroom import bounds
 from cardroom.errors import Refused, Rule, State
 from rounds import services as rounds
 from tables.models import Game, Seating, Table, TableOptionChange
@@ -107,7 +108,7 @@ def test_create_with_wrong_types_is_a_field_error(as_supervisor):
     assert response.status_code == 400
     assert response.data["code"] == "invalid"
     assert response.data["field"] == "minimum_cents"  # the options first, then the name
-    assert response.data["message"] == "A valid integer is required."
+    assert response.data["message"] == bounds.NOT_AN_INTEGER
     assert set(response.data["errors"]) == {"name", "minimum_cents", "offer_every_hand"}
 
 
@@ -409,7 +410,7 @@ def test_seating_input_errors(as_dealer, on_floor):
     assert response.status_code == 400
     assert response.data["code"] == "invalid"
     assert response.data["field"] == "seat"
-    assert response.data["message"] == "A valid integer is required."
+    assert response.data["message"] == bounds.NOT_AN_INTEGER
     assert set(response.data["errors"]) == {"seat", "player"}
 
 

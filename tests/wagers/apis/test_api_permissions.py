@@ -99,8 +99,7 @@ def test_anonymous_and_roleless_cannot_move_money(api, world, write):
     path, body = write
     before = row_counts()
     anonymous = call(api(), path, body, world)
-    # Session authentication is tried first, so DRF answers 403 (not 401) without credentials.
-    assert anonymous.status_code == 403
+    assert anonymous.status_code == 401 and anonymous["WWW-Authenticate"] == "Token"
     assert anonymous.data["code"] == "not_authenticated"
     assert call(api(UserFactory()), path, body, world).status_code == 403
     assert row_counts() == before
@@ -122,6 +121,6 @@ def test_every_floor_role_reads_money(api, world, as_compliance, as_dealer, as_s
     for client in (as_compliance, as_dealer, as_supervisor):
         assert client.get(url).status_code == 200, url
     anonymous = api().get(url)
-    assert anonymous.status_code == 403
+    assert anonymous.status_code == 401
     assert anonymous.data["code"] == "not_authenticated"
     assert api(UserFactory()).get(url).status_code == 403

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from rounds import services as rounds
+from tables.models import Table
 from tests.builders.factories import TPPPRegistrationFactory
 from wagers.models import PlayerDealerBank
 from wagers.selectors import PLAYING_BOOK_COLUMNS
@@ -121,3 +122,13 @@ def test_bad_dates_are_400(as_compliance, banked):
     assert (response.data["code"], response.data["field"]) == ("invalid", "until")
     assert response.data["message"] == "is before since"
     assert response.data["errors"] == {"until": ["is before since"]}
+
+
+def test_a_table_named_like_a_formula_is_text(as_compliance, banked):
+    """docs/reports.md: the playing book writes no cell a spreadsheet would run."""
+    tppp, table, first = banked
+    Table.objects.filter(pk=table.pk).update(name="@SUM(1+1)*cmd|' /C calc'!A0")
+    header, row = rows(book(as_compliance, tppp))
+    record = dict(zip(header, row, strict=True))
+    assert record["table"] == "'@SUM(1+1)*cmd\\|' /C calc'!A0"
+    assert record["result_cents"] == str(PlayerDealerBank.objects.get(round=first).net_cents)

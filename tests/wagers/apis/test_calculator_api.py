@@ -59,4 +59,4 @@ def test_a_body_that_is_not_a_hand_is_refused(as_dealer, api):
     text = as_dealer.post(PATH, "{", content_type="application/json")
     assert (text.status_code, text.data["code"]) == (400, "parse_error")
     anonymous = api().post(PATH, appendix_request(), format="json")
-    assert (anonymous.status_code, anonymous.data["code"]) == (403, "not_authenticated")
+    assert (anonymous.status_code, anonymous.data["code"]) == (401, "not_authenticated")
