@@ -6,7 +6,7 @@ Compliance officers (and administrators) only: 403 for every other role.
 from __future__ import annotations
 
 from django.http import FileResponse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -14,16 +14,23 @@ from rest_framework.views import APIView
 
 from cardroom.api import (
     READ_ERRORS,
-    WRITE_ERRORS,
     StateErrorSerializer,
     Timestamp,
+    idempotent,
     list_parameters,
     paginated,
     paginated_response,
     role_permission,
+    write_schema,
 )
 from cardroom.roles import COMPLIANCE
-from reports.models import ReportDownload, ReportRequest, ReportType
+from reports.models import (
+    QUEUE_UNREACHABLE,
+    QueueState,
+    ReportDownload,
+    ReportRequest,
+    ReportType,
+)
 
 from . import selectors, services
 
@@ -40,16 +47,45 @@ class ReportRequestSerializer(serializers.ModelSerializer):
     file_purged_at = Timestamp(
         help_text="the file was deleted when its retention passed; null while it is kept"
     )
+    queue = serializers.SerializerMethodField(
+        help_text=(
+            "while queued: `sent` (the broker took the task), `unreachable` (the report queue "
+            "cannot be reached: the request is saved and runs when it is back), `pending` "
+            "(not handed over yet); null once running"
+        )
+    )
+    queue_message = serializers.SerializerMethodField(
+        help_text="a sentence for people while the queue is unreachable, else null"
+    )
+    enqueued_at = Timestamp(help_text="when the broker last took the request's task")
+    enqueue_error = serializers.CharField(
+        help_text="why the last hand-over to the queue failed; empty once taken"
+    )
+    heartbeat_at = Timestamp(help_text="the running worker's latest sign of life")
+    runner = serializers.CharField(help_text="the process running it: `<host> pid <n>`")
     download_url = serializers.SerializerMethodField()
 
     class Meta:
         model = ReportRequest
         fields = [
             "id", "report_type", "parameters", "requested_by", "requested_at", "scheduled",
-            "status", "attempts", "started_at", "lease_expires_at", "finished_at",
+            "status", "queue", "queue_message", "enqueued_at", "enqueue_error", "attempts",
+            "started_at", "runner", "heartbeat_at", "lease_expires_at", "finished_at",
             "period_open", "row_count", "file_name", "content_type", "size_bytes", "sha256",
             "failure_reason", "retention_until", "file_purged_at", "download_url",
         ]  # fmt: skip
+
+    def _queue(self, report) -> QueueState | None:
+        # The answer to a request may know more than the row yet (services.Requested.queue).
+        return self.context.get("queue", {}).get(report.pk, report.queue_state)
+
+    @extend_schema_field(serializers.ChoiceField(choices=QueueState.choices, allow_null=True))
+    def get_queue(self, report) -> str | None:
+        state = self._queue(report)
+        return None if state is None else QueueState(state).value
+
+    def get_queue_message(self, report) -> str | None:
+        return QUEUE_UNREACHABLE if self._queue(report) == QueueState.UNREACHABLE else None
 
     def get_download_url(self, report) -> str | None:
         if report.status != "done" or report.file_purged_at is not None:
@@ -76,6 +112,10 @@ class ReportDownloadSerializer(serializers.ModelSerializer):
         fields = ["id", "downloaded_by", "downloaded_at", "sha256", "remote_addr"]
 
 
+REQUEST_SCHEMA = write_schema(202, ReportRequestSerializer)
+REQUEST_SCHEMA["responses"][200] = ReportRequestSerializer
+
+
 class ReportListApi(APIView):
     permission_classes = COMPLIANCE_ONLY
 
@@ -97,10 +137,16 @@ class ReportListApi(APIView):
         request=ReportCreateSerializer,
         description=(
             "Queue a report. 202 with the new request; 200 with the request already queued "
-            "or running for the same report type and parameters."
+            "or running for the same report type and parameters. Answered at once whether or "
+            "not the report queue can be reached: the request is saved either way, and "
+            "`queue` is `unreachable` (with `queue_message`) when it cannot; it runs once the "
+            "queue is back. With an `Idempotency-Key`, a repeat replays the first answer and "
+            "makes no second request; another body with the same key answers 422 "
+            "`key_reused`."
         ),
-        responses={202: ReportRequestSerializer, 200: ReportRequestSerializer, **WRITE_ERRORS},
+        **REQUEST_SCHEMA,
     )
+    @idempotent
     def post(self, request):
         data = ReportCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -109,8 +155,9 @@ class ReportListApi(APIView):
             parameters=data.validated_data["parameters"],
             by=request.user,
         )
+        context = {"queue": {requested.report.pk: requested.queue}}
         return Response(
-            ReportRequestSerializer(requested.report).data,
+            ReportRequestSerializer(requested.report, context=context).data,
             status=status.HTTP_202_ACCEPTED if requested.created else status.HTTP_200_OK,
         )
 

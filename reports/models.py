@@ -36,6 +36,20 @@ class ReportStatus(models.TextChoices):
 IN_FLIGHT_STATUSES = [ReportStatus.QUEUED, ReportStatus.RUNNING]
 
 
+class QueueState(models.TextChoices):
+    """Where a queued report's task is (``ReportRequest.queue_state``; docs/reports.md)."""
+
+    PENDING = "pending", "Not handed to the queue yet"
+    SENT = "sent", "Handed to the queue"
+    UNREACHABLE = "unreachable", "The report queue cannot be reached"
+
+
+# What the console and the API say while a request waits for an unreachable queue.
+QUEUE_UNREACHABLE = (
+    "The report queue cannot be reached; your request is saved and will run when it is back."
+)
+
+
 class RetentionError(Exception):
     """A stored report (or its file) may not be deleted before its retention date."""
 
@@ -74,9 +88,18 @@ class ReportRequest(models.Model):
     task_id = models.CharField(max_length=64, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     started_at = models.DateTimeField(null=True, blank=True)
-    # A running row whose lease has passed belongs to a dead run (its worker was killed):
-    # asking again re-enqueues it instead of waiting for a run that will never finish.
+    # A running row whose lease has passed belongs to a dead run (no run outlives its hard
+    # time limit): the sweeper queues it again.
     lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # The hand-over of the row's task to the queue: when the broker last took it (null: not
+    # yet), and why the last attempt failed ("" once taken). docs/reports.md.
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    enqueue_error = models.TextField(blank=True)
+    # The run's signs of life: the process running it ("<host> pid <n>") and its latest
+    # heartbeat. A running row whose heartbeat is stale, or whose process is gone from this
+    # host, is a dead run.
+    runner = models.CharField(max_length=200, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     period_open = models.BooleanField(null=True)
     row_count = models.PositiveBigIntegerField(null=True, blank=True)
@@ -110,11 +133,26 @@ class ReportRequest(models.Model):
             models.Index(
                 fields=["report_type", "status", "requested_at"],
                 name="cardroom_re_report__a91d41_idx",
-            )
+            ),
+            # The sweeper's rows (docs/reports.md): only those in flight.
+            models.Index(
+                fields=["status"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="reports_in_flight_idx",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.get_report_type_display()} #{self.pk} ({self.status})"
+
+    @property
+    def queue_state(self) -> QueueState | None:
+        """Where a queued report's task is; None once it runs (or ran)."""
+        if self.status != ReportStatus.QUEUED:
+            return None
+        if self.enqueue_error:
+            return QueueState.UNREACHABLE
+        return QueueState.PENDING if self.enqueued_at is None else QueueState.SENT
 
     def retention_refusal(self, today: date) -> RetentionError | None:
         """Why this report may not be deleted on ``today`` (still within retention), or None."""

@@ -1,12 +1,18 @@
 """Report requests: asked for, run by a worker, stored with a checksum, downloaded.
 
 - ``request_report``: one row per report type and parameters while queued or running
-  (a partial unique constraint, and the row locked); a new row is enqueued on commit. A
-  running row whose lease has expired is a dead run (its worker was killed): asking
-  again re-enqueues it instead of returning a run that will never finish.
-- ``run_report`` (the Celery task's body): claims the row, generates the file from one
-  consistent snapshot of the database, stores it through Django's storage API and
-  records the checksum. Generation is deterministic, so a retry after a crash gives the
+  (a partial unique constraint, and the row locked); a new row is handed to the queue on
+  commit, and answered whether or not the broker took it (``reports.queue``). Asking
+  again for a row the broker never took hands it over again; for a dead run (its process
+  gone, its heartbeat stale, its lease passed) queues it again.
+- ``sweep`` (the beat schedule every minute, and each worker as it starts): the same for
+  every row in flight: queued rows the broker never took (or took long ago) are handed
+  over, dead runs are queued again with a fresh task id, or failed once they have had
+  ``REPORTS_MAX_ATTEMPTS`` attempts.
+- ``run_report`` (the Celery task's body): claims the row (refused while another live
+  process runs it), generates the file from one consistent snapshot of the database while
+  a heartbeat thread marks the row alive, stores it through Django's storage API and
+  records the checksum. Generation is deterministic, so a re-run after a crash gives the
   same bytes and the same checksum.
 - ``download``: the stored file, checksum verified first, every download recorded.
 """
@@ -24,6 +30,7 @@ from django.conf import settings
 from django.core.files import File
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.clock import now, today
@@ -31,13 +38,14 @@ from cardroom.errors import Rule, RuleError, State, StateError
 from cardroom.gaming_day import gaming_day_of
 from reports.models import (
     IN_FLIGHT_STATUSES,
+    QueueState,
     ReportDownload,
     ReportRequest,
     ReportStatus,
     ReportType,
 )
 
-from . import registry
+from . import queue, registry, runs
 from .parameters import normalise, parameters_key, period_of
 from .writers import WRITERS
 
@@ -68,16 +76,93 @@ def _lease():
     )
 
 
-def _enqueue(report: ReportRequest) -> None:
-    from reports.tasks import generate_report
+def _hand_over(report: ReportRequest, countdown: int | None = None) -> None:
+    """Hand the row's task to the queue (after the commit that queued it) and record how
+    it went, on the row and on ``report``. A failure leaves the row queued for the sweeper."""
+    error = queue.hand_over(report.pk, report.task_id, countdown=countdown)
+    mine = ReportRequest.objects.filter(pk=report.pk, task_id=report.task_id)
+    if error is None:
+        report.enqueued_at, report.enqueue_error = now(), ""
+        mine.update(enqueued_at=report.enqueued_at, enqueue_error="")
+    else:
+        report.enqueue_error = error
+        mine.filter(status=ReportStatus.QUEUED).update(enqueue_error=error)
 
-    generate_report.apply_async(args=[report.pk], task_id=report.task_id)
+
+def _needs_hand_over(report: ReportRequest, moment, *, pending: bool) -> bool:
+    """A queued row whose task the broker refused, took over ``REPORTS_RESEND_AFTER`` ago
+    (its message may be lost), or (``pending``) never got."""
+    state = report.queue_state
+    if state == QueueState.UNREACHABLE:
+        return True
+    if state == QueueState.PENDING:
+        return pending
+    resend = timedelta(seconds=settings.REPORTS_RESEND_AFTER)
+    return state == QueueState.SENT and report.enqueued_at <= moment - resend
+
+
+def _run_lost(report: ReportRequest, why: str, moment) -> bool:
+    """A dead run (``why``): fail the row once its attempts are used up (True), else leave it
+    for the caller to run again (False)."""
+    if report.attempts < settings.REPORTS_MAX_ATTEMPTS:
+        return False
+    log.error("report %s: attempt %s stopped (%s); no attempt left", report.pk,
+              report.attempts, why)  # fmt: skip
+    report.status = ReportStatus.FAILED
+    report.finished_at = moment
+    report.lease_expires_at = None
+    report.failure_reason = (
+        f"attempt {report.attempts} stopped ({why}); {report.attempts} attempts made, the "
+        f"most allowed (REPORTS_MAX_ATTEMPTS)"
+    )
+    report.save(update_fields=["status", "finished_at", "lease_expires_at", "failure_reason"])
+    return True
+
+
+def _recover(report: ReportRequest, moment, *, pending: bool) -> str | None:
+    """Under the row's lock: queue a dead run again (new task id; "requeued"), or fail it
+    ("failed"); hand a queued row the broker did not take over again (same task id, so a
+    second message is harmless; "handed_over"); None for a row that is fine as it is."""
+    if report.status == ReportStatus.RUNNING:
+        why = runs.why_dead(report, moment)
+        if why is None:
+            return None
+        if _run_lost(report, why, moment):
+            return "failed"
+        log.warning("report %s: attempt %s stopped (%s); queued again", report.pk,
+                    report.attempts, why)  # fmt: skip
+        report.status = ReportStatus.QUEUED
+        report.task_id = str(uuid.uuid4())  # the dead run's late answer is ignored
+        report.lease_expires_at = report.heartbeat_at = report.enqueued_at = None
+        report.runner = report.enqueue_error = ""
+        report.failure_reason = f"attempt {report.attempts} stopped ({why}); queued again"
+        report.save(update_fields=[
+            "status", "task_id", "lease_expires_at", "heartbeat_at", "enqueued_at", "runner",
+            "enqueue_error", "failure_reason",
+        ])  # fmt: skip
+        transaction.on_commit(lambda: _hand_over(report))
+        return "requeued"
+    if report.status == ReportStatus.QUEUED and _needs_hand_over(report, moment, pending=pending):
+        transaction.on_commit(lambda: _hand_over(report))
+        return "handed_over"
+    return None
 
 
 @dataclass(frozen=True)
 class Requested:
     report: ReportRequest
     created: bool  # False: an identical request was already queued or running
+    # What the answer says of the queue: the row's ``queue_state``, except that a row not
+    # handed over yet (the caller's transaction has not committed) is "unreachable" when the
+    # broker does not answer now.
+    queue: QueueState | None = None
+
+
+def _answer(report: ReportRequest, *, created: bool) -> Requested:
+    state = report.queue_state
+    if state == QueueState.PENDING and queue.unreachable() is not None:
+        state = QueueState.UNREACHABLE
+    return Requested(report, created=created, queue=state)
 
 
 def request_report(*, report_type: str, parameters: dict, by, scheduled: bool = False) -> Requested:
@@ -94,12 +179,15 @@ def request_report(*, report_type: str, parameters: dict, by, scheduled: bool = 
         report_type, parameters, formats=kind.formats, today=gaming_day_of(moment)
     )
     key = parameters_key(normalised)
+    # Committed here unless the caller holds a transaction (an Idempotency-Key's): then the
+    # hand-over waits for the caller's commit, and the answer asks the broker instead.
     with transaction.atomic():
         in_flight = ReportRequest.objects.select_for_update().filter(
             report_type=report_type, parameters_key=key, status__in=IN_FLIGHT_STATUSES
         )
-        existing = in_flight.first()
-        if existing is None:
+        report = in_flight.first()
+        created = report is None
+        if created:
             try:
                 with transaction.atomic():
                     report = ReportRequest.objects.create(
@@ -116,42 +204,82 @@ def request_report(*, report_type: str, parameters: dict, by, scheduled: bool = 
                 # A concurrent identical request committed first: that one is the run
                 # (it may even have finished already: answer it all the same).
                 same = ReportRequest.objects.filter(report_type=report_type, parameters_key=key)
-                return Requested(same.latest("requested_at", "id"), created=False)
-            transaction.on_commit(lambda: _enqueue(report))
-            return Requested(report, created=True)
-        lease = existing.lease_expires_at
-        if existing.status == ReportStatus.RUNNING and (lease is None or lease <= moment):
-            log.warning("report %s: run %s outlived its lease; re-enqueued", existing.pk,
-                        existing.task_id)  # fmt: skip
-            existing.status = ReportStatus.QUEUED
-            existing.task_id = str(uuid.uuid4())  # the dead run's late answer is ignored
-            existing.failure_reason = (
-                f"attempt {existing.attempts} stopped answering (lease expired "
-                f"{existing.lease_expires_at.isoformat()}); re-enqueued"
-            )
-            existing.save(update_fields=["status", "task_id", "failure_reason"])
-            transaction.on_commit(lambda: _enqueue(existing))
-        return Requested(existing, created=False)
+                report, created = same.latest("requested_at", "id"), False
+            else:
+                transaction.on_commit(lambda: _hand_over(report))
+        else:
+            # The row in flight answers; if the broker never took it, or its run is dead, it
+            # is handed over (again) first. A row just made by another request is left to it.
+            _recover(report, moment, pending=False)
+    return _answer(report, created=created)
+
+
+@dataclass(frozen=True)
+class Swept:
+    handed_over: list[int]  # queued rows handed to the queue (again)
+    requeued: list[int]  # dead runs queued again
+    failed: list[int]  # dead runs out of attempts
+
+
+def sweep() -> Swept:
+    """Every row in flight that needs it: queued rows the broker did not take handed over,
+    dead runs queued again or failed (docs/reports.md). Run by the beat schedule every
+    ``REPORTS_SWEEP_INTERVAL`` seconds and by each worker as it starts; safe to run anywhere
+    at any time (each row is taken under its lock, a row locked by a claim is left to the
+    next sweep)."""
+    moment = now()
+    swept: dict[str, list[int]] = {"handed_over": [], "requeued": [], "failed": []}
+    resend = moment - timedelta(seconds=settings.REPORTS_RESEND_AFTER)
+    candidates = ReportRequest.objects.filter(
+        Q(status=ReportStatus.RUNNING)
+        | Q(status=ReportStatus.QUEUED)
+        & (Q(enqueued_at__isnull=True) | Q(enqueued_at__lte=resend) | ~Q(enqueue_error=""))
+    ).order_by("requested_at", "pk")
+    for report_id in candidates.values_list("pk", flat=True):
+        with transaction.atomic():
+            locked = ReportRequest.objects.select_for_update(skip_locked=True)
+            report = locked.filter(pk=report_id, status__in=IN_FLIGHT_STATUSES).first()
+            outcome = None if report is None else _recover(report, moment, pending=True)
+        if outcome is not None:
+            swept[outcome].append(report_id)
+    if any(swept.values()):
+        log.info("reports swept: %s", swept)
+    return Swept(**swept)
 
 
 def _claim(report_id: int, task_id: str) -> ReportRequest | None:
-    """Mark the row running for this task, or None if this task no longer owns it.
+    """Mark the row running for this task, or None if this task may not run it.
 
-    A running row with this task's own id is the same message delivered again: the broker
-    redelivers only a task whose worker died (the hard time limit is far below Redis's
-    visibility timeout), so that earlier run is dead and this one takes over.
+    Only the row's own task runs it. A running row with this task's own id is the same
+    message delivered twice: while that run lives (``runs.why_dead``) this delivery is
+    dropped; a dead one (the broker hands a task back when its pool process dies) is taken
+    over, as another attempt.
     """
+    moment = now()
     with transaction.atomic():
         report = ReportRequest.objects.select_for_update().get(pk=report_id)
         if report.task_id != task_id or report.status not in IN_FLIGHT_STATUSES:
             log.info("report %s: task %s no longer owns it (%s)", report_id, task_id,
                      report.status)  # fmt: skip
             return None
+        if report.status == ReportStatus.RUNNING:
+            why = runs.why_dead(report, moment)
+            if why is None:
+                log.info("report %s: task %s is already running in %s; this delivery is "
+                         "dropped", report_id, task_id, report.runner)  # fmt: skip
+                return None
+            if _run_lost(report, why, moment):
+                return None
+            log.warning("report %s: attempt %s stopped (%s); task %s takes over", report_id,
+                        report.attempts, why, task_id)  # fmt: skip
         report.status = ReportStatus.RUNNING
         report.attempts += 1
-        report.started_at = now()
+        report.started_at = report.heartbeat_at = moment
+        report.runner = runs.runner()
         report.lease_expires_at = _lease()
-        report.save(update_fields=["status", "attempts", "started_at", "lease_expires_at"])
+        report.save(update_fields=[
+            "status", "attempts", "started_at", "heartbeat_at", "runner", "lease_expires_at",
+        ])  # fmt: skip
         return report
 
 
@@ -201,7 +329,7 @@ def run_report(report_id: int, *, task_id: str) -> ReportRequest | None:
     if report is None:
         return None
     name = file_name(report)
-    with tempfile.TemporaryFile() as out:
+    with runs.Heartbeat(report_id, task_id), tempfile.TemporaryFile() as out:
         generated = generate(report.report_type, report.parameters, out)
         out.seek(0)
         # The checksum is in the path: a retry after a crash finds its identical file.
@@ -227,6 +355,43 @@ def run_report(report_id: int, *, task_id: str) -> ReportRequest | None:
         report.failure_reason = ""
         report.save()
         return report
+
+
+def retry_later(report_id: int, *, task_id: str, error: BaseException) -> int | None:
+    """After a transient error: the row queued again and its task handed over to run after
+    a countdown (5, 10, 20, ... seconds; returned); or None, the row failed with the error
+    once its attempts are used up (or no longer this task's)."""
+    with transaction.atomic():
+        report = ReportRequest.objects.select_for_update().get(pk=report_id)
+        if report.task_id != task_id or report.status != ReportStatus.RUNNING:
+            return None
+        if report.attempts >= settings.REPORTS_MAX_ATTEMPTS:
+            report.status = ReportStatus.FAILED
+            report.finished_at = now()
+            report.lease_expires_at = None
+            report.failure_reason = (
+                f"gave up after {report.attempts} attempts (REPORTS_MAX_ATTEMPTS): {error!r}"
+            )[:2000]
+            report.save(
+                update_fields=["status", "finished_at", "lease_expires_at", "failure_reason"]
+            )
+            return None
+        countdown = 5 * 2 ** (report.attempts - 1)
+        # Queued, not running: no run is alive until the next attempt claims the row.
+        log.warning("report %s: attempt %s: %r; tried again in %s s", report_id,
+                    report.attempts, error, countdown)  # fmt: skip
+        report.status = ReportStatus.QUEUED
+        report.lease_expires_at = report.heartbeat_at = report.enqueued_at = None
+        report.runner = report.enqueue_error = ""
+        report.failure_reason = (
+            f"attempt {report.attempts}: {error!r}; tried again in {countdown} s"
+        )[:2000]
+        report.save(update_fields=[
+            "status", "lease_expires_at", "heartbeat_at", "runner", "enqueue_error",
+            "enqueued_at", "failure_reason",
+        ])  # fmt: skip
+        transaction.on_commit(lambda: _hand_over(report, countdown))
+        return countdown
 
 
 def fail(report_id: int, *, task_id: str, reason: str) -> None:
@@ -374,4 +539,4 @@ def request_daily_reports(*, by=None, day: date | None = None) -> list[Requested
     ]
 
 
-__all__ = ["ReportType", "download", "generate", "request_report", "run_report"]
+__all__ = ["ReportType", "download", "generate", "request_report", "run_report", "sweep"]

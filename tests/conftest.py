@@ -182,7 +182,12 @@ def celery_worker_process(
     log_path = scratch / "worker.log"
     # django_db_setup has run, so NAME is now the test database's name.
     database_url = _worker_database_url(connection.settings_dict, scratch)
-    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": settings.REDIS_URL}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": settings.REDIS_URL,
+        "CELERY_QUEUE": queue,  # what the worker itself sends (its start's sweep) comes back
+    }
     command = [
         sys.executable, "-m", "celery", "-A", "cardroom", "worker",
         "--pool=solo", "--concurrency=1", "--loglevel=info",
@@ -309,27 +314,17 @@ def on_floor(staff) -> Floor:
 # --- Tampering with the books --------------------------------------------------------------
 
 
-def _raw(sql: str, params: list) -> None:
-    """Raw SQL as an attacker with database access runs it (PostgreSQL: triggers off)."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL session_replication_role = replica")
-        cursor.execute(sql, params)
-        assert cursor.rowcount == 1
-        if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL session_replication_role = origin")
-
-
 @pytest.fixture
 def tamper():
     """``tamper(sql, params, undo_sql, undo_params)``: change a row behind the services' back.
 
     The change is undone at teardown: on PostgreSQL the test case's closing
     ``SET CONSTRAINTS ALL IMMEDIATE`` runs the deferred balance trigger over every entry
-    the test inserted, and would itself refuse a tampered transaction.
+    the test inserted, and would itself refuse a tampered transaction. The statements run
+    as an attacker with database access runs them (``tests.builders.tampering.raw``).
     """
+    from tests.builders.tampering import raw as _raw
+
     undo: list[tuple[str, list]] = []
 
     def run(sql: str, params: list, undo_sql: str, undo_params: list | None = None) -> None:

@@ -14,9 +14,10 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
 from cardroom.errors import RuleError, StateError, describe
+from cardroom.forms import GamingDayField, ModelChoiceField
 from reports import selectors as report_selectors
 from reports import services as report_services
-from reports.models import ReportRequest, ReportType
+from reports.models import QUEUE_UNREACHABLE, QueueState, ReportRequest, ReportType
 from tables.models import Table
 
 from ..permissions import console_view
@@ -27,16 +28,16 @@ FORMATS = [("", "default"), ("csv", "CSV"), ("pdf", "PDF")]
 
 class ReportForm(forms.Form):
     report_type = forms.ChoiceField(choices=ReportType.choices, label="Report")
-    gaming_day = forms.DateField(
+    gaming_day = GamingDayField(
         required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Gaming day"
     )
-    from_day = forms.DateField(
+    from_day = GamingDayField(
         required=False, widget=forms.DateInput(attrs={"type": "date"}), label="or from"
     )
-    to_day = forms.DateField(
+    to_day = GamingDayField(
         required=False, widget=forms.DateInput(attrs={"type": "date"}), label="to"
     )
-    table = forms.ModelChoiceField(
+    table = ModelChoiceField(
         queryset=Table.objects.order_by("name"), required=False, empty_label="all tables"
     )
     format = forms.ChoiceField(choices=FORMATS, required=False)
@@ -58,21 +59,23 @@ class ReportForm(forms.Form):
         }
 
 
-def _reports():
-    return report_selectors.report_list()[:50]
+def _rows() -> dict:
+    """The list of requests, and how many wait for an unreachable queue (said above it)."""
+    return {
+        "reports": report_selectors.report_list()[:50],
+        "waiting": report_selectors.waiting_for_the_queue(),
+    }
 
 
 def _page(request, form=None, status=200):
-    context = {"form": form or ReportForm(), "reports": _reports()}
+    context = {"form": form or ReportForm(), **_rows()}
     return render(request, "console/reports.html", context, status=status)
 
 
 @console_view("reports")
 def reports(request):
     if request.headers.get("HX-Request"):  # the status list, polled while a report runs
-        return HttpResponse(
-            render_to_string("console/_report_rows.html", {"reports": _reports()}, request=request)
-        )
+        return HttpResponse(render_to_string("console/_report_rows.html", _rows(), request=request))
     return _page(request)
 
 
@@ -92,9 +95,11 @@ def request_report(request):
     except RuleError as error:
         return _page(request, form, status=refuse(request, form, error, error.field))
     report = requested.report
-    if requested.created:
+    if requested.queue == QueueState.UNREACHABLE:
+        messages.warning(request, f"{QUEUE_UNREACHABLE} (report {report.pk})")
+    elif requested.created:
         messages.success(request, f"report {report.pk} requested: it runs in the background")
-    else:
+    if not requested.created:
         messages.info(
             request, f"the same report is already {report.get_status_display().lower()} "
             f"(report {report.pk}); shown below"

@@ -118,6 +118,7 @@ def plant_hand(
     seat: int,
     minutes_after_round2: int,
     tppps_seated: int | None = None,
+    void_reason: str = "planted",
 ) -> int:
     """Raw SQL, bypassing every service: a hand (voided, as if misdealt) banked by the
     player in ``seat``, recorded after round 2. Returns its round number."""
@@ -141,16 +142,20 @@ def plant_hand(
             "player_dealer_id, player_dealer_seat, player_dealer_is_tppp, consecutive_count, "
             "tppps_seated, options, deal_mode, board, dealer_category, started_at, "
             "started_by_id, void_reason) VALUES (%s, %s, %s, 'A', 'voided', %s, %s, %s, %s, 1, "
-            "%s, %s, 'card_entry', '[]', '', %s, %s, 'planted')",
+            "%s, %s, 'card_entry', '[]', '', %s, %s, %s)",
             [
                 r2.table_id, r2.game_id, number, offer_round_id, player.pk, seat, is_tppp,
                 1 if tppps_seated is None else tppps_seated, json.dumps(r2.options), started,
-                r2.started_by_id,
+                r2.started_by_id, void_reason,
             ],
         )  # fmt: skip
     return number
 
 
-def plant_tppp_hand(day: ComplianceDay, *, minutes_after_round2: int = 5) -> int:
+def plant_tppp_hand(
+    day: ComplianceDay, *, minutes_after_round2: int = 5, void_reason: str = "planted"
+) -> int:
     """A third hand banked by the TPPP right after the TPPP's own hand (round 2)."""
-    return plant_hand(day, number=3, seat=5, minutes_after_round2=minutes_after_round2)
+    return plant_hand(
+        day, number=3, seat=5, minutes_after_round2=minutes_after_round2, void_reason=void_reason
+    )

@@ -10,7 +10,8 @@ from django.urls import reverse
 from cardroom.clock import now
 from cardroom.gaming_day import gaming_day_of
 from reports import services
-from reports.models import ReportDownload, ReportRequest
+from reports.models import QUEUE_UNREACHABLE, ReportDownload, ReportRequest
+from tests.broker import unreachable_broker
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +94,29 @@ def test_a_report_is_downloaded_once_done_with_its_checksum(as_user, users, medi
     assert ReportDownload.objects.filter(report=report, downloaded_by=users["compliance"]).exists()
     page = client.get(reverse("console:reports")).content.decode()
     assert report.sha256 in page
+
+
+def test_while_the_report_queue_is_unreachable_the_page_says_so(
+    as_user, django_capture_on_commit_callbacks
+):
+    client = as_user("compliance")
+    form = {"report_type": "rotation", "gaming_day": today()}
+    with unreachable_broker(), django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("console:reports-request"), form, follow=True)
+    report = ReportRequest.objects.get()
+    assert response.status_code == 200  # saved and answered, not a server error
+    assert (report.status, report.queue_state) == ("queued", "unreachable")
+    page = response.content.decode()
+    # The message after the request, and the notice over the list (which polls itself).
+    assert f"{QUEUE_UNREACHABLE} (report {report.pk})" in page
+    polled = client.get(reverse("console:reports"), HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="queue-unreachable"' in polled
+    assert (
+        "The report queue cannot be\n  reached: 1 request saved, to run when it is back." in polled
+    )
+    assert "waiting for the report queue" in polled
+    # Once the queue has taken it, the notice is gone.
+    ReportRequest.objects.filter(pk=report.pk).update(enqueue_error="", enqueued_at=now())
+    polled = client.get(reverse("console:reports"), HTTP_HX_REQUEST="true").content.decode()
+    assert "queue-unreachable" not in polled and "waiting for the report queue" not in polled
+    assert "Queued" in polled

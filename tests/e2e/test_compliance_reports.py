@@ -1,5 +1,6 @@
 """A compliance officer requests the rotation report in a real browser, watches it finish
-(a real Celery worker), and downloads it with the right checksum."""
+(a real Celery worker), and downloads it with the right checksum; while the report queue
+cannot be reached, the page says so, and the report runs once it is back."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from playwright.sync_api import expect
 from cardroom.clock import now
 from cardroom.gaming_day import gaming_day_of
 from cardroom.roles import Role
-from reports.models import ReportDownload, ReportRequest
+from reports import services
+from reports.models import QUEUE_UNREACHABLE, ReportDownload, ReportRequest
 from tables.models import DealMode
+from tests.broker import unreachable_broker
 from tests.builders.factories import UserFactory
 from tests.builders.floor import make_staff
 from tests.builders.money import Wager, money_table, play_round
@@ -64,3 +67,41 @@ def test_compliance_requests_watches_and_downloads_the_rotation_report(
     assert hashlib.sha256(data).hexdigest() == report.sha256
     assert download.value.suggested_filename == report.file_name
     assert ReportDownload.objects.filter(report=report, downloaded_by__username="officer").exists()
+
+
+def test_the_page_says_plainly_when_the_report_queue_is_unreachable(
+    live_server, new_page, shoot, celery_worker_process, worker_media
+):
+    staff = make_staff()
+    UserFactory(username="officer", role=Role.COMPLIANCE_OFFICER)
+    mt = money_table(staff, {1: 50_000, 2: 50_000, 3: 50_000}, deal_mode=DealMode.RNG)
+    play_round(mt, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000), Wager(3, 1_000)])
+    day = gaming_day_of(now()).isoformat()
+
+    page = new_page()
+    sign_in(page, live_server.url, "officer")
+    page.goto(f"{live_server.url}/console/reports/")
+    with unreachable_broker():
+        page.select_option("select[name=report_type]", "banking")
+        page.fill("input[name=gaming_day]", day)
+        with page.expect_navigation():
+            page.get_by_role("button", name="Request").click()
+        report = ReportRequest.objects.get(report_type="banking")
+        expect(page.locator(".messages")).to_contain_text(
+            f"{QUEUE_UNREACHABLE} (report {report.pk})"
+        )
+        notice = page.locator("#queue-unreachable")
+        expect(notice).to_have_text(  # over the list, which polls itself
+            "The report queue cannot be reached: 1 request saved, to run when it is back."
+        )
+        row = page.locator(f"#reports tr[data-report='{report.pk}']")
+        expect(row.locator(".status")).to_contain_text("Queued")
+        expect(row.locator(".status")).to_contain_text("waiting for the report queue")
+        shoot(page, "22-report-queue-unreachable")
+
+    # The broker is back: the sweeper hands the request over and the worker runs it, and
+    # the open page follows without a reload.
+    assert services.sweep().handed_over == [report.pk]
+    expect(row.locator(".status")).to_have_text("Done", timeout=120_000)
+    expect(notice).to_have_count(0)
+    shoot(page, "23-report-run-once-the-queue-is-back")

@@ -1,5 +1,5 @@
-"""Report requests through the API and the service: run, dedupe, fail, lease, retention,
-download permissions, checksum verification and the download log.
+"""Report requests through the API and the service: run, dedupe, Idempotency-Key, fail, dead
+runs, retention, download permissions, checksum verification and the download log.
 
 Without REDIS_URL Celery runs tasks inline; the tasks here run when the request's
 transaction commits (``django_capture_on_commit_callbacks(execute=True)``).
@@ -8,6 +8,10 @@ transaction commits (``django_capture_on_commit_callbacks(execute=True)``).
 from __future__ import annotations
 
 import hashlib
+import os
+import socket
+import subprocess
+import sys
 from datetime import date, timedelta
 from functools import partial
 
@@ -16,7 +20,8 @@ from django.core.files.storage import default_storage
 
 from cardroom.errors import Rule
 from reports import registry, services
-from reports.models import ReportDownload, ReportRequest, RetentionError
+from reports.models import QUEUE_UNREACHABLE, ReportDownload, ReportRequest, RetentionError
+from tests.broker import unreachable_broker
 from tests.builders.reports import DAY, at, compliance_day
 from tests.concurrency import race
 from tests.reports.helpers import generate_bytes
@@ -133,15 +138,91 @@ def test_once_done_asking_again_makes_a_new_run_with_the_same_checksum(
     assert second["sha256"] == first["sha256"]
 
 
-def test_a_running_report_whose_lease_expired_is_re_enqueued(
-    day, as_compliance, django_capture_on_commit_callbacks, clock
+def test_a_request_while_the_queue_is_unreachable_is_saved_and_says_so(
+    day, as_compliance, django_capture_on_commit_callbacks
+):
+    """The broker does not answer: the request is answered at once (no 500), the row stays
+    queued with the reason, and it says so; asking again hands it over again. Once the broker
+    is back, the sweeper hands it over and it runs."""
+    with unreachable_broker():
+        with django_capture_on_commit_callbacks(execute=True):
+            first = request(as_compliance)
+        assert first.status_code == 202, first.data
+        assert (first.data["status"], first.data["queue"]) == ("queued", "unreachable")
+        assert first.data["queue_message"] == QUEUE_UNREACHABLE
+        assert first.data["enqueued_at"] is None
+        saved = ReportRequest.objects.get(pk=first.data["id"])
+        assert (saved.status, saved.enqueued_at) == ("queued", None)
+        assert "Connection refused" in saved.enqueue_error
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            again = request(as_compliance)
+        assert again.status_code == 200 and again.data["id"] == first.data["id"]
+        assert again.data["queue"] == "unreachable" and len(callbacks) == 1  # tried again
+        # With an Idempotency-Key the answer is stored before the hand-over (at the commit):
+        # it asks the broker, and says the same.
+        with django_capture_on_commit_callbacks(execute=True):
+            keyed = as_compliance.post(
+                URL,
+                {"report_type": "banking", "parameters": {"gaming_day": DAY}},
+                format="json",
+                HTTP_IDEMPOTENCY_KEY="while-down",
+            )
+        assert keyed.status_code == 202
+        assert (keyed.data["queue"], keyed.data["queue_message"]) == (
+            "unreachable",
+            QUEUE_UNREACHABLE,
+        )
+        with django_capture_on_commit_callbacks(execute=True):
+            swept = services.sweep()  # tries again, in vain
+        assert sorted(swept.handed_over) == sorted([first.data["id"], keyed.data["id"]])
+    rows = ReportRequest.objects.order_by("pk")
+    assert [(r.status, r.queue_state, r.attempts) for r in rows] == [
+        ("queued", "unreachable", 0)
+    ] * 2
+    # The broker is back (tasks run inline here; test_worker.py has the real worker).
+    with django_capture_on_commit_callbacks(execute=True):
+        swept = services.sweep()
+    assert sorted(swept.handed_over) == [r.pk for r in rows] and swept.requeued == []
+    for report in ReportRequest.objects.all():
+        assert (report.status, report.attempts, report.enqueue_error) == ("done", 1, "")
+        assert report.enqueued_at is not None
+    shown = as_compliance.get(f"{URL}{first.data['id']}/").data
+    assert (shown["queue"], shown["queue_message"]) == (None, None)
+
+
+def a_dead_pid() -> int:
+    """The pid of a process of this host that has ended (and been reaped)."""
+    ended = subprocess.Popen([sys.executable, "-c", ""])
+    ended.wait()
+    return ended.pid
+
+
+@pytest.mark.parametrize(
+    ("signs_of_life", "why"),
+    [
+        ({"lease_expires_at": -1}, "its lease expired"),
+        ({"heartbeat_at": -151}, "no heartbeat for over 150 s"),
+        ({"runner": "dead"}, "is gone"),
+    ],
+    ids=["lease-expired", "heartbeat-stale", "process-gone"],
+)
+def test_a_running_report_whose_run_is_dead_is_queued_again(
+    day, as_compliance, django_capture_on_commit_callbacks, clock, signs_of_life, why
 ):
     first = request(as_compliance).data
     dead_task = ReportRequest.objects.get(pk=first["id"]).task_id
-    # As if a worker claimed it and died: running, its lease now in the past.
-    ReportRequest.objects.filter(pk=first["id"]).update(
-        status="running", attempts=1, lease_expires_at=clock.now() - timedelta(seconds=1)
-    )
+    # As if a worker claimed it and died: running, with one sign of its death.
+    alive = {
+        "lease_expires_at": clock.now() + timedelta(minutes=30),
+        "heartbeat_at": clock.now() - timedelta(seconds=10),
+        "runner": "another-host pid 7",
+    }
+    for field, value in signs_of_life.items():
+        if field == "runner":
+            alive[field] = f"{socket.gethostname()} pid {a_dead_pid()}"
+        else:
+            alive[field] = clock.now() + timedelta(seconds=value)
+    ReportRequest.objects.filter(pk=first["id"]).update(status="running", attempts=1, **alive)
     with django_capture_on_commit_callbacks(execute=True):
         again = request(as_compliance)
     assert again.status_code == 200 and again.data["id"] == first["id"]
@@ -151,19 +232,65 @@ def test_a_running_report_whose_lease_expired_is_re_enqueued(
     assert report.sha256 == generate_bytes("rotation", gaming_day=DAY)[1].sha256
 
 
-def test_a_running_report_within_its_lease_is_returned_not_re_enqueued(
-    day, as_compliance, django_capture_on_commit_callbacks, clock
+@pytest.mark.parametrize("runner", ["another-host pid 7", "this-process"])
+def test_a_running_report_whose_run_lives_is_returned_not_re_enqueued(
+    day, as_compliance, django_capture_on_commit_callbacks, clock, runner
 ):
     first = request(as_compliance).data
     task_id = ReportRequest.objects.get(pk=first["id"]).task_id
+    if runner == "this-process":
+        runner = f"{socket.gethostname()} pid {os.getpid()}"
     ReportRequest.objects.filter(pk=first["id"]).update(
-        status="running", attempts=1, lease_expires_at=clock.now() + timedelta(minutes=5)
+        status="running",
+        attempts=1,
+        lease_expires_at=clock.now() + timedelta(minutes=5),
+        heartbeat_at=clock.now() - timedelta(seconds=149),
+        runner=runner,
     )
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         again = request(as_compliance)
     assert again.data["id"] == first["id"] and again.data["status"] == "running"
+    assert again.data["queue"] is None and again.data["runner"] == runner
     assert callbacks == []
     assert ReportRequest.objects.get(pk=first["id"]).task_id == task_id
+
+
+def test_the_same_idempotency_key_and_body_is_one_request_and_one_run(
+    day, as_compliance, django_capture_on_commit_callbacks
+):
+    body = {"report_type": "rotation", "parameters": {"gaming_day": DAY}}
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        first = as_compliance.post(URL, body, format="json", HTTP_IDEMPOTENCY_KEY="report-1")
+    assert first.status_code == 202 and len(callbacks) == 1  # one hand-over: one run
+    report = ReportRequest.objects.get()
+    assert (report.status, report.attempts) == ("done", 1)
+    # The repeat replays the first answer; it makes no request, not even a second run of the
+    # report now that the first is done (without the key, asking again would run it again).
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        again = as_compliance.post(URL, body, format="json", HTTP_IDEMPOTENCY_KEY="report-1")
+    assert again.status_code == 202 and again["Idempotent-Replayed"] == "true"
+    assert again.data == first.data and callbacks == []
+    assert ReportRequest.objects.count() == 1
+    assert ReportRequest.objects.get().attempts == 1
+
+
+def test_the_same_idempotency_key_with_another_body_is_refused(day, as_compliance):
+    first = as_compliance.post(
+        URL,
+        {"report_type": "rotation", "parameters": {"gaming_day": DAY}},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="report-2",
+    )
+    assert first.status_code == 202
+    other = as_compliance.post(
+        URL,
+        {"report_type": "banking", "parameters": {"gaming_day": DAY}},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="report-2",
+    )
+    assert other.status_code == 422
+    assert other.data["code"] == "key_reused"
+    assert list(ReportRequest.objects.values_list("report_type", flat=True)) == ["rotation"]
 
 
 def test_a_superseded_task_does_not_touch_the_row(day, as_compliance):
@@ -254,8 +381,7 @@ def request_report(client):
 
 def test_anonymous_is_refused(day, api):
     anonymous = api().get(URL)
-    # Session authentication is tried first, so DRF answers 403 (not 401) without credentials.
-    assert anonymous.status_code == 403
+    assert anonymous.status_code == 401 and anonymous["WWW-Authenticate"] == "Token"
     assert anonymous.data["code"] == "not_authenticated"
 
 
@@ -402,7 +528,7 @@ def test_concurrent_identical_requests_make_one_row(compliance, administrator, m
     """Two sessions ask at the same moment: one row, both answered with it."""
     enqueued = []
     # Runs are not what this test is about: keep the row queued while both ask.
-    monkeypatch.setattr(services, "_enqueue", enqueued.append)
+    monkeypatch.setattr(services, "_hand_over", enqueued.append)
 
     compliance_day(clock)
     outcomes = race(
