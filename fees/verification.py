@@ -1,31 +1,107 @@
 """The fees' part of ``verify_ledger``: the drop holds exactly the fees kept (docs/rules.md §9).
 
-Fees leave the bettors for the table's drop, and nothing else goes there; a waiver or a
-void gives a fee back by a reversal of its own transaction. Each check is one SQL
-aggregation, as the money checks are (``wagers.verification``).
+Fees leave their payers for the table's drop, and nothing else goes there; a waiver or a
+void gives a fee back by a reversal of its own transaction (checked, as every reversal,
+by ``wagers.verification``). Each check is one SQL query, as the money checks are, and
+answers the same columns (``wagers.verification.Check``).
+
+Every fee transaction is compared leg by leg with its fee line: the legs are
+``wagers.rules.postings.fee_legs``, the function the assessment posts with, on the
+payer's chips as the round records them (the bet's account of the seat and bettor the
+line names, or the bank's account for the player-dealer) and the round's table's drop.
 """
 
 from __future__ import annotations
 
+from django.db.models import BigIntegerField, Case, F, OuterRef, Subquery, When
+
+from fees.models import FeeLine, PayerKind
+from wagers.models import Account, AccountKind, Bet, PlayerDealerBank, TransactionKind
+from wagers.rules.postings import Role, fee_legs
+from wagers.rules.wagers import bettor_label
+from wagers.verification import Check, Source, leg_check
+
+
+def _payer(column: str) -> Case:
+    """The payer's ``column`` as the round records it: the bet's (seat and bettor of the
+    line) for a bettor, the bank's for the player-dealer."""
+    bet = Bet.objects.order_by().filter(
+        hand__round_id=OuterRef("round_id"), hand__seat=OuterRef("seat"), bettor=OuterRef("bettor")
+    )
+    bank = PlayerDealerBank.objects.order_by().filter(round_id=OuterRef("round_id"))
+    return Case(
+        When(
+            payer_kind=PayerKind.PLAYER_DEALER,
+            then=Subquery(bank.values(column)[:1], output_field=BigIntegerField()),
+        ),
+        default=Subquery(bet.values(column)[:1], output_field=BigIntegerField()),
+        output_field=BigIntegerField(),
+    )
+
+
+def _table_drop() -> Subquery:
+    return Subquery(
+        Account.objects.order_by()
+        .filter(kind=AccountKind.DROP, table_id=OuterRef("round__table_id"))
+        .values("pk")[:1],
+        output_field=BigIntegerField(),
+    )
+
+
+def _payer_check(field: str, unit: str) -> Check:
+    """A fee line naming someone else than the bettor or player-dealer it charges."""
+
+    def build() -> tuple[str, list]:
+        queryset = FeeLine.objects.order_by().values(
+            x_row=F("pk"),
+            x_round=F("round_id"),
+            x_line=F("pk"),
+            x_account=F("account_id"),
+            x_expected=_payer(field),
+            x_found=F(field),
+        )
+        sql, params = queryset.query.sql_with_params()
+        return (
+            "SELECT x_row, x_round, x_line, x_account, x_expected, x_found"
+            f" FROM ({sql}) payer WHERE x_expected IS NULL OR x_expected <> x_found",
+            params,
+        )
+
+    return Check(row="fee line", line="fee line", unit=unit, sql=build)
+
+
+def fee_line_names(ids: set[int]) -> dict[int, str]:
+    return {
+        line.pk: (
+            f"#{line.order} (seat {line.seat} {bettor_label(line.bettor)} {line.square}, "
+            f"{PayerKind(line.payer_kind).label.lower()})"
+        )
+        for line in FeeLine.objects.filter(pk__in=ids)
+    }
+
+
 CHECKS = {
-    "fee line disagrees with its transaction": """
-        SELECT f.id, f.amount_cents - COALESCE(SUM(CASE WHEN a.kind = 'drop'
-                     AND a.table_id = r.table_id THEN e.amount_cents ELSE 0 END), 0)
-          FROM fees_feeline f
-          JOIN tables_round r ON r.id = f.round_id
-          JOIN wagers_ledgertransaction t ON t.id = f.transaction_id
-          LEFT JOIN wagers_ledgerentry e ON e.transaction_id = t.id
-          LEFT JOIN wagers_account a ON a.id = e.account_id
-         GROUP BY f.id, f.amount_cents, f.account_id, t.kind, r.table_id
-        HAVING t.kind <> 'fee'
-            OR COUNT(e.id) <> 2
-            OR f.amount_cents <> COALESCE(SUM(CASE WHEN a.kind = 'drop'
-                     AND a.table_id = r.table_id THEN e.amount_cents ELSE 0 END), 0)
-            OR -f.amount_cents <> COALESCE(SUM(CASE WHEN e.account_id = f.account_id
-                     THEN e.amount_cents ELSE 0 END), 0)
-    """,
-    "drop differs from the fees kept": """
-        SELECT a.id, a.balance_cents - COALESCE(k.kept, 0)
+    "fee line disagrees with its transaction": leg_check(
+        row="transaction",
+        kinds=[TransactionKind.FEE],
+        line="fee line",
+        sources=[
+            Source(
+                rows=FeeLine.objects.all(),
+                key=F("transaction_id"),
+                round=F("round_id"),
+                line=F("pk"),
+                legs=fee_legs(F("amount_cents")),
+                accounts={Role.PAYER: _payer("account_id"), Role.DROP: _table_drop()},
+            )
+        ],
+    ),
+    "fee line names another payer": _payer_check("player_id", "player"),
+    "fee line names another payer's chips": _payer_check("account_id", "account"),
+    "drop differs from the fees kept": Check(
+        row="account",
+        sql="""
+        SELECT a.id, NULL, NULL, a.id, COALESCE(k.kept, 0), a.balance_cents
           FROM wagers_account a
           LEFT JOIN (SELECT r.table_id, SUM(f.amount_cents) AS kept
                        FROM fees_feeline f
@@ -34,19 +110,29 @@ CHECKS = {
                                          WHERE v.reverses_id = f.transaction_id)
                       GROUP BY r.table_id) k ON k.table_id = a.table_id
          WHERE a.kind = 'drop' AND a.balance_cents <> COALESCE(k.kept, 0)
-    """,
-    "voided round kept a fee": """
-        SELECT f.id, f.amount_cents
+        """,
+    ),
+    "voided round kept a fee": Check(
+        row="fee line",
+        line="fee line",
+        sql="""
+        SELECT f.id, f.round_id, f.id, f.account_id, 0, f.amount_cents
           FROM fees_feeline f
           JOIN tables_round r ON r.id = f.round_id AND r.state = 'voided'
          WHERE NOT EXISTS (SELECT 1 FROM wagers_ledgertransaction v
                             WHERE v.reverses_id = f.transaction_id)
-    """,
-    "fee waiver does not reverse its fee": """
-        SELECT w.id, f.amount_cents
+        """,
+    ),
+    "fee waiver does not reverse its fee": Check(
+        row="fee waiver",
+        line="fee line",
+        unit="transaction",
+        sql="""
+        SELECT w.id, f.round_id, f.id, f.account_id, f.transaction_id, v.reverses_id
           FROM fees_feewaiver w
           JOIN fees_feeline f ON f.id = w.fee_line_id
           JOIN wagers_ledgertransaction v ON v.id = w.reversal_id
          WHERE v.reverses_id IS NULL OR v.reverses_id <> f.transaction_id
-    """,
+        """,
+    ),
 }

@@ -20,7 +20,8 @@ from fees.rules.schedule import SQUARES
 from fees.selectors import engine_schedule, snapshot_in_force
 from tables.models import Round
 from wagers.models import Account, AccountKind, Bet, PlayerDealerBank, TransactionKind
-from wagers.services.ledger import Leg, Posting, drop_account, post_all
+from wagers.rules.postings import Role, fee_legs, reversed_legs
+from wagers.services.ledger import Posting, drop_account, legs_of, post_all
 
 
 def fix_schedule(table, moment) -> dict | None:
@@ -158,10 +159,10 @@ def collect(round_: Round, wagers: WagersAtClose, *, by) -> list[FeeLine]:
     postings = [
         Posting(
             TransactionKind.FEE,
-            [
-                Leg(Account(pk=accounts[line.payer_id]), -line.amount, line.square),
-                Leg(drop, line.amount, "drop"),
-            ],
+            legs_of(
+                fee_legs(line.amount, line.square),
+                {Role.PAYER: Account(pk=accounts[line.payer_id]), Role.DROP: drop},
+            ),
             round_id=round_.pk,
             memo=f"seat {line.seat} {line.payer.value} {line.square} rate {line.rate_position}",
         )
@@ -206,10 +207,10 @@ def return_fees(round_: Round, *, by) -> None:
         [
             Posting(
                 TransactionKind.REVERSAL,
-                [
-                    Leg(drop, -line["amount_cents"], "drop"),
-                    Leg(Account(pk=line["account_id"]), line["amount_cents"], line["square"]),
-                ],
+                legs_of(
+                    reversed_legs(fee_legs(line["amount_cents"], line["square"])),
+                    {Role.PAYER: Account(pk=line["account_id"]), Role.DROP: drop},
+                ),
                 round_id=round_.pk,
                 memo=f"fee returned: round voided (seat {line['seat']} {line['square']})",
                 reverses_id=line["transaction_id"],

@@ -8,6 +8,8 @@
 - ``money``: a table seated with given chips and backline bettors, a round with given bets,
   the stored round in the settlement calculator's format.
 - ``fees``: fee schedules for a table, a round with its fees assessed, every ledger check.
+- ``tampering``: raw SQL past the database's guards, and the attacks on a floor's books
+  with the differences ``verify_ledger`` must report for each.
 - ``reports``: the compliance day the report tests read.
 - ``api``: the API tests' floor (``on_floor``), over ``floor``.
 """

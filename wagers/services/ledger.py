@@ -8,7 +8,7 @@ the same whatever its number of lines. Callers hold the table lock.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
@@ -17,6 +17,7 @@ from django.db.models import Case, F, Value, When
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError
 from wagers.models import Account, AccountKind, LedgerEntry, LedgerTransaction, TransactionKind
+from wagers.rules.postings import LegOf, Role
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,11 @@ class Leg:
     account: Account
     amount: int  # + into the account, - out of it
     label: str = ""
+
+
+def legs_of(legs: Sequence[LegOf], accounts: Mapping[Role, Account]) -> list[Leg]:
+    """The legs ``wagers.rules.postings`` defines, on the accounts that play their roles."""
+    return [Leg(accounts[leg.role], leg.amount, leg.label) for leg in legs]
 
 
 @dataclass

@@ -14,10 +14,17 @@ from tables import options as table_options
 from tables.models import Round
 from tables.rules.cards import parse_card
 from wagers.models import Bet, PlayerDealerBank, SettlementLine, TransactionKind
+from wagers.rules.postings import (
+    Role,
+    bank_return_legs,
+    settlement_legs,
+    void_bank_legs,
+    void_bet_legs,
+)
 from wagers.rules.showdown import SeatHand, play_out
 from wagers.rules.wagers import Stakes
 
-from .ledger import Leg, Posting, post_all, round_accounts
+from .ledger import Posting, legs_of, post_all, round_accounts
 
 
 def _stakes(bet: Bet) -> Stakes:
@@ -64,17 +71,21 @@ def settle_round_money(round_: Round, folded_seats: set[int], *, by) -> list[Set
     )
     settlement = outcome.settlement
     wagers_account, bank_account = round_accounts(round_)
+    accounts = {
+        Role.ROUND_WAGERS: wagers_account,
+        Role.ROUND_BANK: bank_account,
+        Role.PLAYER_DEALER: bank.account,
+    }
     postings = []
     for line in settlement.lines:
         bet = by_seat[line.seat][line.bettor]
         postings.append(
             Posting(
                 TransactionKind.SETTLEMENT,
-                [
-                    Leg(wagers_account, -line.stake, line.wager.value),
-                    Leg(bank_account, line.collected - line.paid, "bank"),
-                    Leg(bet.account, line.returned, line.wager.value),
-                ],
+                legs_of(
+                    settlement_legs(line.stake, line.collected, line.paid, line.wager.value),
+                    {**accounts, Role.BETTOR: bet.account},
+                ),
                 round_id=round_.pk,
                 memo=f"#{line.order} seat {line.seat} {line.bettor_label} {line.wager.value}",
             )
@@ -84,10 +95,9 @@ def settle_round_money(round_: Round, folded_seats: set[int], *, by) -> list[Set
         postings.append(
             Posting(
                 TransactionKind.BANK_RETURNED,
-                [
-                    Leg(bank_account, -settlement.remaining_bank, "bank"),
-                    Leg(bank.account, settlement.remaining_bank),
-                ],
+                legs_of(
+                    bank_return_legs(bank.amount_cents, settlement.player_dealer_net), accounts
+                ),
                 round_id=round_.pk,
                 memo=f"bank {bank.amount_cents} {settlement.player_dealer_net:+d}",
             )
@@ -128,7 +138,10 @@ def return_round_money(round_: Round, *, by) -> None:
     postings = [
         Posting(
             TransactionKind.VOID_RETURN,
-            [Leg(wagers_account, -bet.total), Leg(bet.account, bet.total)],
+            legs_of(
+                void_bet_legs(bet.total),
+                {Role.ROUND_WAGERS: wagers_account, Role.BETTOR: bet.account},
+            ),
             round_id=round_.pk,
             memo=f"seat {bet.hand.seat} bettor {bet.bettor}",
         )
@@ -140,10 +153,10 @@ def return_round_money(round_: Round, *, by) -> None:
         postings.append(
             Posting(
                 TransactionKind.VOID_RETURN,
-                [
-                    Leg(bank_account, -bank.amount_cents, "bank"),
-                    Leg(bank.account, bank.amount_cents),
-                ],
+                legs_of(
+                    void_bank_legs(bank.amount_cents),
+                    {Role.ROUND_BANK: bank_account, Role.PLAYER_DEALER: bank.account},
+                ),
                 round_id=round_.pk,
                 memo="bank",
             )

@@ -20,11 +20,12 @@ from tables.guards import check_admission, require_state
 from tables.models import Hand, Player, Round, Seating
 from tables.services.locks import lock_round
 from wagers.models import Account, Bet, PlayerDealerBank, TransactionKind
+from wagers.rules.postings import Role, bank_posted_legs, play_legs, wager_legs
 from wagers.rules.validation import validate_bank, validate_opening_wagers
 from wagers.rules.wagers import OPENING_SQUARES, SEAT_BETTOR, Stakes, bettor_label
 
 from .chips import chip_account, open_chip_accounts
-from .ledger import Leg, Posting, post, post_all, round_accounts
+from .ledger import Posting, legs_of, post, post_all, round_accounts
 
 
 def _funded_account(player: Player, table, amount: int, what: str) -> Account:
@@ -56,7 +57,10 @@ def post_bank(*, round_id: int, amount: int, by) -> PlayerDealerBank:
         _, bank_account = round_accounts(round_)
         post(
             TransactionKind.BANK_POSTED,
-            [Leg(account, -amount), Leg(bank_account, amount, "bank")],
+            legs_of(
+                bank_posted_legs(amount),
+                {Role.PLAYER_DEALER: account, Role.ROUND_BANK: bank_account},
+            ),
             by=by,
             round_id=round_.pk,
         )
@@ -145,11 +149,10 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
             [
                 Posting(
                     TransactionKind.WAGER,
-                    [Leg(accounts[player_id], -r.stakes.total)]
-                    + [
-                        Leg(wagers_account, getattr(r.stakes, kind), kind)
-                        for kind in OPENING_SQUARES
-                    ],
+                    legs_of(
+                        wager_legs({kind: getattr(r.stakes, kind) for kind in OPENING_SQUARES}),
+                        {Role.BETTOR: accounts[player_id], Role.ROUND_WAGERS: wagers_account},
+                    ),
                     round_id=round_.pk,
                     memo=f"seat {r.seat}"
                     + ("" if bettor == SEAT_BETTOR else f" {bettor_label(bettor)}"),
@@ -268,7 +271,10 @@ def place_plays(round_: Round, plays: Sequence[tuple[Hand, int]], *, by) -> None
         postings.append(
             Posting(
                 TransactionKind.PLAY,
-                [Leg(bet.account, -play), Leg(wagers_account, play, "play")],
+                legs_of(
+                    play_legs(play),
+                    {Role.BETTOR: bet.account, Role.ROUND_WAGERS: wagers_account},
+                ),
                 round_id=round_.pk,
                 memo=f"seat {hand.seat} {multiple}x",
             )

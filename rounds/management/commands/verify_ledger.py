@@ -1,4 +1,5 @@
-"""``manage.py verify_ledger``: recompute every balance and every round's conservation."""
+"""``manage.py verify_ledger``: recompute every balance and check every round's money against
+its record: every transaction leg by leg, every bank return, every fee, every void."""
 
 from __future__ import annotations
 
@@ -9,21 +10,25 @@ from django.core.management.base import BaseCommand, CommandError
 from fees import verification as fee_checks
 from wagers import verification
 
+CHECKS = {**verification.CHECKS, **fee_checks.CHECKS}
+
 
 class Command(BaseCommand):
     help = (
-        "Recompute every account balance from its entries, check every transaction balances and "
-        "every finished round conserved its chips; exit non-zero on any difference."
+        "Recompute every account balance from its entries, check every transaction balances, "
+        "compare every transaction of every round leg by leg with the bet, bank, settlement "
+        "line or fee line it was posted from; exit non-zero on any difference."
     )
 
     def handle(self, *args, **options):
         started = time.perf_counter()
-        found = list(verification.differences({**verification.CHECKS, **fee_checks.CHECKS}))
+        found = list(verification.differences(CHECKS))
         seconds = time.perf_counter() - started
         checked = ", ".join(f"{n} {what}" for what, n in verification.counts().items())
-        for check, row_id, amount in found:
-            self.stderr.write(f"DIFFERENCE {check}: id {row_id}, off by {amount} cents")
         if found:
+            names = verification.describe(found, {"fee line": fee_checks.fee_line_names})
+            for text in names:
+                self.stderr.write(f"DIFFERENCE {text}")
             raise CommandError(
                 f"{len(found)} difference(s) in the ledger ({checked}; {seconds:.2f} s)"
             )

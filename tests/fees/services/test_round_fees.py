@@ -282,7 +282,12 @@ def test_verify_ledger_sees_chips_in_the_drop_that_no_fee_explains(staff, clock)
         [Leg(chip_account(player, mt.table), -100), Leg(drop_account(mt.table), 100)],
         by=staff.dealer,
     )
-    assert [check for check, _, _ in differences()] == ["drop differs from the fees kept"]
+    # A fee transaction no fee line explains: both its legs, and the drop it fills.
+    assert [d.check for d in differences()] == [
+        "fee line disagrees with its transaction",
+        "fee line disagrees with its transaction",
+        "drop differs from the fees kept",
+    ]
 
 
 def test_the_engine_recomputes_the_stored_lines(staff, clock):

@@ -23,6 +23,7 @@ from django.db.models import F
 
 from cardroom.clock import now
 from cardroom.errors import RuleError, State
+from cardroom.money import dollars
 from rounds import services as rounds
 from tables.models import DealMode, Hand, HandDecision, Round
 from tests.builders.floor import PLAY_4X
@@ -48,6 +49,12 @@ from wagers.models import (
 from wagers.services import chips
 from wagers.services.ledger import Leg, cage_account, post, reverse
 from wagers.verification import differences
+
+
+def found() -> set[tuple[str, int, int]]:
+    """(check, row id, cents off) of every difference ``verify_ledger`` finds."""
+    return {(d.check, d.row_id, d.off) for d in differences()}
+
 
 CHECK_VIOLATION = "23514"
 RESTRICT_VIOLATION = "23001"
@@ -100,14 +107,21 @@ def test_verify_ledger_finds_a_tampered_entry(simulated, tamper):
         "UPDATE wagers_ledgerentry SET amount_cents = amount_cents - 100 WHERE id = %s",
     )
 
-    assert set(differences()) == {
+    assert found() == {
         ("unbalanced transaction", entry.transaction_id, 100),
         ("cached balance differs from entries", entry.account_id, -100),
     }
     err = verify_fails()
-    assert f"DIFFERENCE unbalanced transaction: id {entry.transaction_id}, off by 100" in err
     assert (
-        f"DIFFERENCE cached balance differs from entries: id {entry.account_id}, off by -100" in err
+        f"DIFFERENCE unbalanced transaction: transaction {entry.transaction_id}: "
+        "expected $0.00, found $1.00\n" in err
+    )
+    account = entry.account
+    assert (
+        f"DIFFERENCE cached balance differs from entries: account {account.pk} "
+        f"({account.player}'s chips at {account.table}): "
+        f"expected {dollars(account.balance_cents + 100)}, found {dollars(account.balance_cents)}\n"
+        in err
     )
 
 
@@ -120,7 +134,7 @@ def test_verify_ledger_finds_a_tampered_cached_balance(simulated, tamper):
         "UPDATE wagers_account SET balance_cents = balance_cents - 100 WHERE id = %s",
     )
 
-    assert list(differences()) == [("cached balance differs from entries", account.pk, 100)]
+    assert found() == {("cached balance differs from entries", account.pk, 100)}
     assert "cached balance differs from entries" in verify_fails()
 
 
@@ -137,9 +151,12 @@ def test_verify_ledger_finds_a_tampered_settlement_line(simulated, tamper):
         "UPDATE wagers_settlementline SET collected_cents = collected_cents + 100 WHERE id = %s",
     )
 
-    assert set(differences()) == {
+    assert found() == {
         ("settlement lines disagree with the bank's result", line.round_id, 100),
-        ("settlement line does not add up", line.pk, line.stake_cents),
+        ("settlement line does not add up", line.pk, -100),
+        # Its transaction no longer matches it: the bank took 100 more, the bettor 100 less.
+        ("settlement entry differs from its line", line.transaction_id, 100),
+        ("settlement entry differs from its line", line.transaction_id, -100),
     }
     err = verify_fails()
     assert "settlement line does not add up" in err
@@ -155,9 +172,12 @@ def test_verify_ledger_finds_a_tampered_bank_result(simulated, tamper):
         "UPDATE wagers_playerdealerbank SET net_cents = net_cents + 100 WHERE id = %s",
     )
 
-    assert list(differences()) == [
-        ("settlement lines disagree with the bank's result", bank.round_id, -100)
-    ]
+    assert found() == {
+        ("settlement lines disagree with the bank's result", bank.round_id, -100),
+        # W + net is 100 less than the bank return posted, on both of its legs
+        ("bank return differs from W + net", bank.round_id, 100),
+        ("bank return differs from W + net", bank.round_id, -100),
+    }
     verify_fails()
 
 
@@ -179,10 +199,12 @@ def test_verify_ledger_finds_chips_left_in_a_finished_round(simulated, tamper):
     )
 
     stake = -entry.amount_cents
-    assert set(differences()) == {
+    assert found() == {
         ("cached balance differs from entries", entry.account_id, -stake),
         ("cached balance differs from entries", cage.pk, stake),
         ("finished round left chips in play", round_.pk, stake),
+        ("settlement entry differs from its line", entry.transaction_id, stake),
+        ("settlement entry differs from its line", entry.transaction_id, -stake),
     }
     assert "finished round left chips in play" in verify_fails()
 

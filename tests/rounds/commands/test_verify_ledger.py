@@ -1,0 +1,339 @@
+"""``manage.py verify_ledger`` finds every entry that contradicts the record of a round.
+
+An attacker with SQL access bypasses the database's guard triggers and rewrites the
+ledger so that every transaction still balances and every cached balance still matches
+its entries: a payout credited to someone else, a payout larger than its line paid for by
+a smaller bank return, a leg missing or added, a fee taken from another patron or put in
+another table's drop, a voided round's return or fee refund kept back. Each attack
+(``tests.builders.tampering.ATTACKS``) is run on a simulated floor that verifies clean
+first, and must leave exactly the differences it predicts, each named in the command's
+output (round, line, account, expected and found, in dollars), with a non-zero exit.
+"""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardroom.errors import State
+from cardroom.money import dollars
+from fees.models import FeeLine, PayerKind
+from rounds import simulation
+from tables.models import Player, Round
+from tests.builders.tampering import ATTACKS, Tampering, raw
+from wagers.models import Account, Bet, LedgerTransaction, SettlementLine
+from wagers.rules.wagers import bettor_label
+from wagers.verification import differences
+
+pytestmark = pytest.mark.django_db
+
+
+def verify() -> str:
+    out, err = StringIO(), StringIO()
+    call_command("verify_ledger", stdout=out, stderr=err)
+    assert err.getvalue() == ""
+    return out.getvalue()
+
+
+def verify_fails() -> list[str]:
+    """The lines ``verify_ledger`` writes when it finds differences (it exits non-zero)."""
+    out, err = StringIO(), StringIO()
+    try:
+        call_command("verify_ledger", stdout=out, stderr=err)
+    except CommandError as error:
+        assert "difference(s) in the ledger" in str(error)
+        return err.getvalue().splitlines()
+    pytest.fail(f"verify_ledger missed the attack: {out.getvalue().strip()}")
+
+
+def checks() -> dict:
+    """Every check ``verify_ledger`` runs."""
+    from rounds.management.commands.verify_ledger import CHECKS
+
+    return CHECKS
+
+
+def reported() -> set[tuple]:
+    """(check, row id, account id, expected, found) of every difference found."""
+    return {(d.check, d.row_id, d.account_id, d.expected, d.found) for d in differences(checks())}
+
+
+@pytest.fixture
+def floor(monkeypatch):
+    """Two simulated tables with fees, one round in three voided (its wagers and fees given
+    back), verifying clean."""
+    monkeypatch.setattr(simulation, "VOID_CHANCE", 0.3)
+    call_command("simulate", tables=2, rounds=12, seed=5, stdout=StringIO())
+    assert Round.objects.filter(state=State.VOIDED).exists()
+    assert Round.objects.filter(state=State.SETTLED).exists()
+    assert "no differences" in verify()
+
+
+# --- How the command names things ----------------------------------------------------------
+
+
+def round_(round_id: int) -> str:
+    return f"round {round_id} ({Round.objects.select_related('table').get(pk=round_id)})"
+
+
+def chips(account_id: int) -> str:
+    account = Account.objects.select_related("player", "table").get(pk=account_id)
+    what = "bankroll" if account.kind == "bankroll" else "chips"
+    return f"account {account.pk} ({account.player}'s {what} at {account.table})"
+
+
+def drop(account_id: int) -> str:
+    return f"account {account_id} (the drop of {Account.objects.get(pk=account_id).table})"
+
+
+def in_play(account_id: int) -> str:
+    account = Account.objects.get(pk=account_id)
+    what = "wagers" if account.kind == "round_wagers" else "bank"
+    return f"account {account.pk} (the {what} in play in {account.round})"
+
+
+def settlement_line(line: SettlementLine) -> str:
+    label = bettor_label(line.bettor)
+    return f"settlement line {line.pk} #{line.order} (seat {line.seat} {label} {line.wager})"
+
+
+def fee_line(line: FeeLine) -> str:
+    payer = PayerKind(line.payer_kind).label.lower()
+    return (
+        f"fee line {line.pk} #{line.order} "
+        f"(seat {line.seat} {bettor_label(line.bettor)} {line.square}, {payer})"
+    )
+
+
+def player(player_id: int) -> str:
+    return f"player {player_id} ({Player.objects.get(pk=player_id)})"
+
+
+def attacked(attack: str, tamper, index: int = 0) -> Tampering:
+    tampering = ATTACKS[attack](index)
+    tampering.apply(tamper)
+    return tampering
+
+
+# --- Every attack leaves exactly the differences it predicts ---------------------------------
+
+
+@pytest.mark.parametrize("attack", list(ATTACKS))
+def test_each_attack_is_reported_and_exits_non_zero(floor, tamper, attack):
+    assert reported() == set()
+    tampering = attacked(attack, tamper)
+
+    assert reported() == tampering.finds
+    said = verify_fails()
+    assert len(said) == len(tampering.finds)
+    for check, _, account_id, expected, found in tampering.finds:
+        unit = checks()[check].unit
+        amounts = (
+            f": expected {dollars(expected)}, found {dollars(found)}"
+            if unit == "cents"
+            else f": expected {unit} {expected} ("
+        )
+        assert [
+            line
+            for line in said
+            if line.startswith(f"DIFFERENCE {check}: ")
+            and amounts in line
+            and (account_id is None or f"account {account_id} (" in line)
+        ], (check, said)
+
+
+# --- The two attacks that went unseen, word for word -------------------------------------------
+
+
+def test_a_payout_credited_to_another_patron(floor, tamper):
+    tampering = attacked("payout to another patron", tamper)
+    (txn, bettor, other) = _settlement_accounts(tampering)
+    line = SettlementLine.objects.get(transaction_id=txn)
+    back = line.stake_cents - line.collected_cents + line.paid_cents
+    where = f"transaction {txn}, {round_(line.round_id)}, {settlement_line(line)}"
+
+    assert sorted(verify_fails()) == sorted(
+        [
+            "DIFFERENCE settlement entry differs from its line: "
+            f"{where}, {chips(bettor)}: expected {dollars(back)}, found $0.00",
+            "DIFFERENCE settlement entry differs from its line: "
+            f"{where}, {chips(other)}: expected $0.00, found {dollars(back)}",
+        ]
+    )
+
+
+def _settlement_accounts(tampering: Tampering) -> tuple[int, int, int]:
+    """The transaction, the account the line pays and the one that was paid instead."""
+    (txn,) = {f[1] for f in tampering.finds}
+    paid = next(f[2] for f in tampering.finds if f[4] == 0)
+    instead = next(f[2] for f in tampering.finds if f[3] == 0)
+    return txn, paid, instead
+
+
+def test_a_payout_larger_than_its_line_with_the_bank_return_adjusted(floor, tamper):
+    tampering = attacked("payout larger than its line", tamper)
+    txn = next(f[1] for f in tampering.finds if f[0] == "settlement entry differs from its line")
+    line = SettlementLine.objects.select_related("bet").get(transaction_id=txn)
+    back = line.stake_cents - line.collected_cents + line.paid_cents
+    bank = line.round.bank
+    w_plus_net = bank.amount_cents + bank.net_cents
+    wagers_bank = Account.objects.get(round=line.round, kind="round_bank").pk
+    where = f"transaction {line.transaction_id}, {round_(line.round_id)}, {settlement_line(line)}"
+
+    assert sorted(verify_fails()) == sorted(
+        [
+            "DIFFERENCE settlement entry differs from its line: "
+            f"{where}, {chips(line.bet.account_id)}: "
+            f"expected {dollars(back)}, found {dollars(back + 10_000)}",
+            "DIFFERENCE settlement entry differs from its line: "
+            f"{where}, {in_play(wagers_bank)}: "
+            f"expected {dollars(-line.paid_cents)}, found {dollars(-line.paid_cents - 10_000)}",
+            "DIFFERENCE bank return differs from W + net: "
+            f"{round_(line.round_id)}, {in_play(wagers_bank)}: "
+            f"expected {dollars(-w_plus_net)}, found {dollars(-w_plus_net + 10_000)}",
+            "DIFFERENCE bank return differs from W + net: "
+            f"{round_(line.round_id)}, {chips(bank.account_id)}: "
+            f"expected {dollars(w_plus_net)}, found {dollars(w_plus_net - 10_000)}",
+        ]
+    )
+
+
+# --- The other attacks, one message each, word for word --------------------------------------
+
+
+def test_a_bank_return_that_is_not_w_plus_net(floor, tamper):
+    tampering = attacked("bank return not W + net", tamper)
+    _, round_id, account_id, expected, found = next(
+        f for f in tampering.finds if f[0] == "bank return differs from W + net" and f[3] > 0
+    )
+    assert (
+        f"DIFFERENCE bank return differs from W + net: {round_(round_id)}, {chips(account_id)}: "
+        f"expected {dollars(expected)}, found {dollars(expected - 100)}"
+    ) in verify_fails()
+    assert found == expected - 100
+
+
+def test_a_line_rewritten_to_name_another_seats_bet(floor, tamper):
+    tampering = attacked("line on another seat's bet", tamper)
+    _, line_id, _, mine, other = next(
+        f for f in tampering.finds if f[0] == "settlement line is not its bet's"
+    )
+    line = SettlementLine.objects.get(pk=line_id)
+    bets = {b.pk: b for b in Bet.objects.filter(pk__in=[mine, other]).select_related("hand")}
+    named = {
+        pk: f"bet {pk} (seat {b.hand.seat} {bettor_label(b.bettor)} of {b.hand.round})"
+        for pk, b in bets.items()
+    }
+    assert (
+        f"DIFFERENCE settlement line is not its bet's: {round_(line.round_id)}, "
+        f"{settlement_line(line)}: expected {named[mine]}, found {named[other]}"
+    ) in verify_fails()
+
+
+def test_a_fee_charged_to_another_patron(floor, tamper):
+    tampering = attacked("fee payer differs", tamper)
+    _, line_id, account_id, payer, instead = next(
+        f for f in tampering.finds if f[0] == "fee line names another payer"
+    )
+    line = FeeLine.objects.get(pk=line_id)
+    said = verify_fails()
+    assert (
+        f"DIFFERENCE fee line names another payer: {round_(line.round_id)}, {fee_line(line)}, "
+        f"{chips(account_id)}: expected {player(payer)}, found {player(instead)}"
+    ) in said
+    assert (
+        f"DIFFERENCE fee line disagrees with its transaction: transaction {line.transaction_id}, "
+        f"{round_(line.round_id)}, {fee_line(line)}, {chips(account_id)}: "
+        f"expected $0.00, found {dollars(-line.amount_cents)}"
+    ) in said
+
+
+def test_a_fee_put_in_another_tables_drop(floor, tamper):
+    tampering = attacked("fee to another table's drop", tamper)
+    _, txn, other, _, amount = next(
+        f
+        for f in tampering.finds
+        if f[0] == "fee line disagrees with its transaction" and f[3] == 0
+    )
+    line = FeeLine.objects.get(transaction_id=txn)
+    assert (
+        f"DIFFERENCE fee line disagrees with its transaction: transaction {txn}, "
+        f"{round_(line.round_id)}, {fee_line(line)}, {drop(other)}: "
+        f"expected $0.00, found {dollars(amount)}"
+    ) in verify_fails()
+
+
+def test_a_fee_larger_than_its_line(floor, tamper):
+    tampering = attacked("fee amount differs", tamper)
+    _, txn, payer, expected, found = next(
+        f for f in tampering.finds if f[0] == "fee line disagrees with its transaction" and f[3] < 0
+    )
+    line = FeeLine.objects.get(transaction_id=txn)
+    assert (
+        f"DIFFERENCE fee line disagrees with its transaction: transaction {txn}, "
+        f"{round_(line.round_id)}, {fee_line(line)}, {chips(payer)}: "
+        f"expected {dollars(expected)}, found {dollars(found)}"
+    ) in verify_fails()
+
+
+def test_a_voided_rounds_return_never_posted(floor, tamper):
+    tampering = attacked("void return missing", tamper)
+    _, round_id, account_id, expected, found = next(
+        f
+        for f in tampering.finds
+        if f[0] == "void returns differ from the bets and the bank" and f[3] > 0
+    )
+    assert (
+        f"DIFFERENCE void returns differ from the bets and the bank: {round_(round_id)}, "
+        f"{chips(account_id)}: expected {dollars(expected)}, found {dollars(found)}"
+    ) in verify_fails()
+
+
+def test_a_voided_rounds_fee_given_back_short(floor, tamper):
+    tampering = attacked("fee reversal partial", tamper)
+    _, txn, account_id, expected, found = next(
+        f for f in tampering.finds if f[0] == "reversal does not undo its original" and f[3] > 0
+    )
+    round_id = LedgerTransaction.objects.get(pk=txn).round_id
+    assert (
+        f"DIFFERENCE reversal does not undo its original: transaction {txn}, {round_(round_id)}, "
+        f"{chips(account_id)}: expected {dollars(expected)}, found {dollars(found)}"
+    ) in verify_fails()
+
+
+def test_a_voided_rounds_fee_never_given_back(floor, tamper):
+    tampering = attacked("fee reversal missing", tamper)
+    ((_, line_id, account_id, _, amount),) = tampering.finds
+    line = FeeLine.objects.get(pk=line_id)
+    assert verify_fails() == [
+        f"DIFFERENCE voided round kept a fee: {round_(line.round_id)}, {fee_line(line)}, "
+        f"{chips(account_id)}: expected $0.00, found {dollars(amount)}"
+    ]
+
+
+# --- Any single attack, anywhere on the floor ------------------------------------------------
+
+
+class _Undo(Exception):
+    pass
+
+
+@settings(
+    max_examples=40,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(attack=st.sampled_from(sorted(ATTACKS)), index=st.integers(min_value=0, max_value=60))
+def test_any_single_attack_anywhere_is_found(floor, attack, index):
+    tampering = ATTACKS[attack](index)
+    with pytest.raises(_Undo), transaction.atomic():  # the attack is rolled back after
+        tampering.apply(lambda sql, params, *undo: raw(sql, params))
+        assert tampering.finds
+        assert reported() == tampering.finds
+        raise _Undo
+    assert reported() == set()
