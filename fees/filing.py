@@ -8,7 +8,6 @@ filed copy can be checked by its checksum.
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from cardroom import csvsafe
 from cardroom.money import dollar_range, dollars
 from fees.models import FeeScheduleVersion
 from fees.rules.schedule import Basis
@@ -92,7 +92,7 @@ def _identity(filed: Filed) -> tuple[str, ...]:
 def filing_csv(filed: Sequence[Filed]) -> bytes:
     """One CSV: identification columns, then the Example Table's columns, one line per rate."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csvsafe.writer(out, lineterminator="\r\n")
     writer.writerow((*IDENTITY, *COLUMNS, "Charged Squares"))
     for item in filed:
         squares = " ".join(square_names(item.version.charged_squares))

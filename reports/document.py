@@ -23,7 +23,9 @@ class Section:
     # (the audit export's millions of lines skip the per-value formatting).
     plain: bool = False
     # On PostgreSQL: (SELECT, params) whose rows the server writes as CSV (COPY ... TO
-    # STDOUT), byte for byte what the Python path writes from ``rows`` (kept for SQLite).
+    # STDOUT), byte for byte what the Python path writes from ``rows`` (kept for SQLite);
+    # the writer passes each column through the CSV rule (cardroom/csvsafe.py) as it does
+    # each cell of ``rows``.
     copy: tuple[str, list] | None = None
 
 

@@ -8,7 +8,6 @@ month, never the audit export).
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import textwrap
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from django.db import connection
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.pdfgen import canvas
 
+from cardroom import csvsafe
 from cardroom.money import amount
 
 from .document import Document, cell
@@ -56,11 +56,24 @@ class _HashingSink:
             self.raw.write(data)
 
 
-def _copy_csv(select: str, params: list, sink: _HashingSink) -> int:
+def _neutralised(select: str, width: int) -> str:
+    """``select`` with every one of its ``width`` columns passed through the CSV rule
+    (``cardroom.csvsafe.sql``), as the Python path's writer passes every cell.
+
+    The outer SELECT only projects: a subquery with an ORDER BY is never merged into its
+    parent, so its rows come out in the subquery's order.
+    """
+    names = [f"c{index}" for index in range(width)]
+    cells = ", ".join(csvsafe.sql(f"q.{name}") for name in names)
+    return f"SELECT {cells} FROM ({select}) AS q({', '.join(names)})"
+
+
+def _copy_csv(select: str, params: list, sink: _HashingSink, width: int) -> int:
     """The server writes the rows as CSV; they stream through in blocks (no rows in Python).
 
     Times are formatted by the server in the cardroom's zone, set for this statement only.
     """
+    select = _neutralised(select, width)
     with connection.cursor() as cursor:
         raw = cursor.cursor  # the psycopg cursor under Django's wrapper
         raw.execute("SELECT set_config('TimeZone', %s, true)", [settings.TIME_ZONE])
@@ -97,7 +110,7 @@ class Written:
 def write_csv(document: Document, raw) -> Written:
     """Header rows, then each section: its title row, its columns row, its rows, a blank row."""
     sink = _HashingSink(raw)
-    writer = csv.writer(sink, lineterminator="\n")
+    writer = csvsafe.writer(sink, lineterminator="\n")
     writer.writerow(["report", document.title])
     for key, value in document.header:
         writer.writerow([key, value])
@@ -108,7 +121,7 @@ def write_csv(document: Document, raw) -> Written:
         writer.writerow(section.columns)
         if section.copy is not None and connection.vendor == "postgresql":
             sink.flush()
-            rows += _copy_csv(*section.copy, sink)
+            rows += _copy_csv(*section.copy, sink, len(section.columns))
         elif section.plain:
             counter = _Counter(section.rows)
             writer.writerows(counter)

@@ -5,7 +5,6 @@ Aggregations run in SQL (one query per figure set), never by loading rounds into
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from datetime import datetime
 from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 
+from cardroom import csvsafe
 from cardroom.errors import State, StateError
 from cardroom.filtering import filter_queryset
 from tables.models import Player, Round, Seating
@@ -250,7 +250,7 @@ def playing_book_csv(
     if until is not None:
         rows = rows.filter(posted_at__lt=until)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csvsafe.writer(out, lineterminator="\n")
     writer.writerow(PLAYING_BOOK_COLUMNS)
     for _, posted_at, *bank, net, exhausted, returned, unpaid in playing_book(
         rows.order_by("posted_at", "id")

@@ -210,3 +210,12 @@ def test_the_filing_is_the_example_table_and_the_same_bytes_each_time(staff, clo
     assert pdf.startswith(b"%PDF") and filing.filing_pdf(filed) == pdf
     assert filing.filing_csv(filed_in_force(clock.moment)) == filing.filing_csv(filed)
     assert filing.filing_pdf([]) != pdf
+
+
+def test_the_filing_csv_writes_formula_names_as_text(staff, clock):
+    """docs/reports.md: a table or schedule named like a formula is text in the filing."""
+    mt = money_table(staff, {1: 10_000}, deal_mode="rng", name='=HYPERLINK("http://x","a")')
+    filed = filed_version(table_schedule(mt.table, by=staff.supervisor))
+    rows = list(csv.reader(io.StringIO(filing.filing_csv(filed).decode())))
+    assert rows[1][:2] == ['\'=HYPERLINK("http://x","a")', '\'=HYPERLINK("http://x","a") fees']
+    assert rows[1][4:7] == ["$5.00 - $500.00", "$5.00 - $25.00", "$0.50"]

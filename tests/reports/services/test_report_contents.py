@@ -324,8 +324,13 @@ def test_audit_export_by_copy_is_byte_for_byte_the_python_path(day):
 
     from reports import audit, writers
     from reports.parameters import normalise, period_of
+    from tables.models import Player, Table
 
-    plant_tppp_hand(day)  # a voided hand too
+    # Names a spreadsheet would run as formulas: both paths write them as the same text.
+    Table.objects.filter(pk=day.table.pk).update(name='=HYPERLINK("http://x.example","a|b")')
+    Player.objects.filter(pk=day.player(5).pk).update(player_number="-2+3")
+    Player.objects.filter(pk=day.player(6).pk).update(player_number="\t@SUM(A1)")
+    plant_tppp_hand(day, void_reason="+1 misdeal|x")  # a voided hand too
     parameters = normalise("audit", {"gaming_day": DAY}, formats=("csv",), today=date(2100, 1, 1))
     period = period_of(parameters)
 
@@ -342,3 +347,6 @@ def test_audit_export_by_copy_is_byte_for_byte_the_python_path(day):
     by_copy = written(by_copy=True)
     assert by_copy.count(b"\n") > 20  # rounds, hands and settlement lines, not just headers
     assert written(by_copy=False) == by_copy
+    for neutralised in (b'"\'=HYPERLINK(""http://x.example"",""a\\|b"")"', b"'-2+3,",
+                        b"'\t@SUM(A1)", b"'+1 misdeal\\|x", b",-10000,"):  # fmt: skip
+        assert neutralised in by_copy
