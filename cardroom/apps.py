@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class CardroomConfig(AppConfig):
@@ -12,3 +13,17 @@ class CardroomConfig(AppConfig):
         # Create the Celery app whenever Django starts, so ``@shared_task`` functions bind
         # to it (a worker started with ``celery -A cardroom`` finds ``cardroom.celery``).
         from cardroom import celery  # noqa: F401
+        from cardroom.tokens import connect as connect_tokens
+
+        # A changed password ends the user's API tokens.
+        connect_tokens()
+        # Permissions are made after each app migrates (post_migrate): grant them then.
+        post_migrate.connect(_grant_administrator, dispatch_uid="cardroom.administrator")
+
+
+def _grant_administrator(sender, using="default", apps=None, **kwargs) -> None:
+    from django.contrib.auth.models import Group, Permission
+
+    from cardroom.roles import grant_administrator_permissions
+
+    grant_administrator_permissions(Group, Permission, using=using)

@@ -36,3 +36,14 @@ RUN_TABLE = (Role.FLOOR_SUPERVISOR, Role.HOUSE_DEALER)
 SUPERVISE = (Role.FLOOR_SUPERVISOR,)
 READ_FLOOR = (Role.FLOOR_SUPERVISOR, Role.HOUSE_DEALER, Role.COMPLIANCE_OFFICER)
 COMPLIANCE = (Role.COMPLIANCE_OFFICER,)
+
+
+def grant_administrator_permissions(group_model, permission_model, using: str = "default") -> None:
+    """The Administrator group holds every model permission, as its migration says (the
+    admin's every page, staff accounts included; history stays read-only in the admin
+    itself). Idempotent; a database without the group (never migrated, or flushed) is left
+    alone. Run after every ``migrate`` (``CardroomConfig``), when new models' permissions have
+    just been made, and by ``cardroom`` 0005 with the historical models."""
+    group = group_model.objects.using(using).filter(name=Role.ADMINISTRATOR.group_name).first()
+    if group is not None:
+        group.permissions.add(*permission_model.objects.using(using).all())

@@ -9,8 +9,10 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from cardroom.bounds import ID_MAX
 from cardroom.gaming_day import parse_gaming_day_start
 from cardroom.shifts import parse_shifts
 
@@ -38,11 +40,13 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    # API tokens that expire (docs/api.md); DRF's own never-expiring tokens are gone.
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "csp",
     # The project's apps, lowest layer first (docs/architecture.md): the kernel, the floor,
     # money, fees, the round lifecycle, then compliance reports and the console.
     "cardroom",
@@ -58,6 +62,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Serves the vendored static files (htmx, the console's CSS) in every deployment.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The Content-Security-Policy header (django-csp; the policy is set below).
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -88,6 +94,45 @@ TEMPLATES = [
         },
     },
 ]
+
+# --- Security: HTTPS, cookies, the Content-Security-Policy --------------------------------
+
+# With DEBUG off each protection is on unless its variable turns it off (e.g. behind a proxy
+# that terminates TLS and redirects to HTTPS itself); with DEBUG on (development) they are
+# off but the Content-Security-Policy, so a page that would break under it breaks early.
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+# Only behind a proxy that terminates TLS and sets X-Forwarded-Proto (and strips a client's
+# own): Django then takes a request the proxy received over HTTPS as secure.
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https")
+    if env.bool("SECURE_PROXY_SSL_HEADER", default=False)
+    else None
+)
+# Scripts, styles, images and forms from this site only: the console's htmx and its own
+# script and CSS are served from /static; no inline script, style or event handler anywhere.
+# The API's documentation page adds a nonce for its one inline style and data: images
+# (cardroom/docs.py). CONTENT_SECURITY_POLICY=false sends no header.
+CONTENT_SECURITY_POLICY = (
+    {
+        "DIRECTIVES": {
+            "default-src": [SELF],
+            "script-src": [SELF],
+            "style-src": [SELF],
+            "img-src": [SELF],
+            "object-src": [NONE],
+            "base-uri": [SELF],
+            "form-action": [SELF],
+            "frame-ancestors": [NONE],
+        }
+    }
+    if env.bool("CONTENT_SECURITY_POLICY", default=True)
+    else None
+)
 
 # --- Database ---------------------------------------------------------------------------
 
@@ -146,6 +191,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "console/locked_out.html"
+# That page for the console, the API's error body (429 `throttled`) for the token sign-in.
+AXES_LOCKOUT_CALLABLE = "cardroom.tokens.lockout_response"
 # No start-up banner on stderr (management commands keep a clean stderr); every attempt is
 # still stored by axes and on the console's audit trail.
 AXES_VERBOSE = False
@@ -156,10 +203,12 @@ CONSOLE_FLOOR_CACHE_SECONDS = env.int("CONSOLE_FLOOR_CACHE_SECONDS", default=2)
 # --- API --------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
-    # Session for the browsable API and admin users, tokens for terminals and scripts.
+    # Tokens (django-rest-knox) for terminals and scripts, the session for the browsable API
+    # and signed-in staff. The token comes first: DRF answers a caller with neither 401 with
+    # its challenge (WWW-Authenticate: Token), never 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
     # Closed by default: every endpoint that handles money must opt out explicitly.
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -167,6 +216,23 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Rule errors answer 400 naming the rule and field; state errors 409 naming the state.
     "EXCEPTION_HANDLER": "cardroom.api.exception_handler",
+    # JSON with a depth limit and no text PostgreSQL cannot store (cardroom/bounds.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "cardroom.api.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+}
+
+# An API token lasts one shift by default, is never renewed by use, and dies at once when its
+# user's password changes (cardroom/tokens.py); POST /api/auth/logout/ ends it sooner.
+API_TOKEN_TTL_HOURS = env.int("API_TOKEN_TTL_HOURS", default=10)
+if API_TOKEN_TTL_HOURS < 1:
+    raise ImproperlyConfigured("API_TOKEN_TTL_HOURS must be at least 1: an API token must expire")
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=API_TOKEN_TTL_HOURS),
+    "AUTH_HEADER_PREFIX": "Token",
+    "AUTO_REFRESH": False,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -177,6 +243,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # `<id:...>` path parameters (cardroom/converters.py): ids up to the largest 64-bit id.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": ID_MAX}},
 }
 
 # --- Celery -----------------------------------------------------------------------------
@@ -189,6 +257,15 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The queue tasks are sent to and a worker started without -Q consumes.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+# A broker that does not answer costs a caller seconds, not minutes: connecting gives up
+# after BROKER_CONNECT_TIMEOUT, a command after BROKER_SOCKET_TIMEOUT (kombu's defaults wait
+# forever on a broker that drops packets). Reports add no publish retry on top
+# (reports/queue.py): a report that cannot be handed over waits, queued, for the sweeper.
+BROKER_CONNECT_TIMEOUT = env.float("BROKER_CONNECT_TIMEOUT", default=2.0)
+BROKER_SOCKET_TIMEOUT = env.float("BROKER_SOCKET_TIMEOUT", default=5.0)
+CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_CONNECT_TIMEOUT
 
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
@@ -270,7 +347,32 @@ REPORTS_DAILY_DELAY_MINUTES = env.int("REPORTS_DAILY_DELAY_MINUTES", default=15)
 # Redis redelivers an unacknowledged task after this many seconds; kept above the hard
 # limit so a task still running is never handed to a second worker.
 REPORTS_BROKER_VISIBILITY_TIMEOUT = 2 * 60 * 60
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": REPORTS_BROKER_VISIBILITY_TIMEOUT}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": REPORTS_BROKER_VISIBILITY_TIMEOUT,
+    "socket_connect_timeout": BROKER_CONNECT_TIMEOUT,
+    "socket_timeout": BROKER_SOCKET_TIMEOUT,
+}
+# A running report's worker writes a heartbeat on its row every REPORTS_HEARTBEAT_INTERVAL
+# seconds; a running row whose heartbeat is older than REPORTS_HEARTBEAT_TIMEOUT (or whose
+# process is gone from this host) is a dead run. The sweeper (every REPORTS_SWEEP_INTERVAL
+# seconds on the beat schedule, and once when a worker starts) queues dead runs again and
+# hands over queued rows the broker never took, or took over REPORTS_RESEND_AFTER seconds
+# ago. A report is run at most REPORTS_MAX_ATTEMPTS times (docs/reports.md).
+REPORTS_HEARTBEAT_INTERVAL = env.int("REPORTS_HEARTBEAT_INTERVAL", default=30)
+REPORTS_HEARTBEAT_TIMEOUT = env.int("REPORTS_HEARTBEAT_TIMEOUT", default=150)
+REPORTS_SWEEP_INTERVAL = env.int("REPORTS_SWEEP_INTERVAL", default=60)
+REPORTS_RESEND_AFTER = env.int("REPORTS_RESEND_AFTER", default=60 * 60)
+REPORTS_MAX_ATTEMPTS = env.int("REPORTS_MAX_ATTEMPTS", default=5)
+if not 0 < 2 * REPORTS_HEARTBEAT_INTERVAL <= REPORTS_HEARTBEAT_TIMEOUT:
+    raise ImproperlyConfigured(
+        "REPORTS_HEARTBEAT_TIMEOUT must be at least twice REPORTS_HEARTBEAT_INTERVAL (above 0), "
+        "or one late heartbeat makes a live report look dead"
+    )
+if REPORTS_SWEEP_INTERVAL <= 0 or REPORTS_RESEND_AFTER <= 0 or REPORTS_MAX_ATTEMPTS < 1:
+    raise ImproperlyConfigured(
+        "REPORTS_SWEEP_INTERVAL and REPORTS_RESEND_AFTER must be above 0 and "
+        "REPORTS_MAX_ATTEMPTS at least 1"
+    )
 if not 0 < REPORTS_SOFT_TIME_LIMIT < REPORTS_HARD_TIME_LIMIT:
     raise ImproperlyConfigured(
         "REPORTS_SOFT_TIME_LIMIT must be above 0 and below REPORTS_HARD_TIME_LIMIT, so a run "
@@ -303,5 +405,11 @@ CELERY_BEAT_SCHEDULE = {
     "report-retention-purge": {
         "task": "reports.purge_expired_reports",
         "schedule": _daily_reports_schedule(),
+    },
+    # Queued reports the broker never took, and dead runs (docs/reports.md).
+    "report-sweeper": {
+        "task": "reports.sweep_reports",
+        "schedule": timedelta(seconds=REPORTS_SWEEP_INTERVAL),
+        "options": {"expires": REPORTS_SWEEP_INTERVAL},
     },
 }

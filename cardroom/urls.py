@@ -1,16 +1,33 @@
 """Top-level URL routes."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from django.views.generic import TemplateView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from cardroom import tokens
+from cardroom.converters import IdConverter
+from cardroom.docs import api_docs
+
+# `<id:...>` in every app's routes: an id beyond the largest 64-bit id is a 404, not a 500.
+register_converter(IdConverter, "id")
+
+# Under /api/ Django's own error pages answer the API's error body, in JSON (cardroom/api.py).
+handler400 = "cardroom.api.bad_request"
+handler404 = "cardroom.api.not_found"
+handler500 = "cardroom.api.server_error"
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("admin/", admin.site.urls),
     path("console/", include("console.urls")),
-    path("api/auth/token/", obtain_auth_token, name="api-token"),
+    path("api/auth/token/", tokens.TokenSignIn.as_view(), name="api-token"),
+    path("api/auth/logout/", tokens.TokenSignOut.as_view(), name="api-token-logout"),
+    path(
+        "api/auth/logoutall/",
+        tokens.TokenSignOutEverywhere.as_view(),
+        name="api-token-logout-all",
+    ),
     path("api/", include("tables.urls")),
     path("api/", include("wagers.urls")),
     path("api/", include("rounds.urls")),
@@ -18,6 +35,11 @@ urlpatterns = [
     path("api/", include("reports.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI assets come from drf-spectacular-sidecar (see SPECTACULAR_SETTINGS), so the
-    # docs page works on a network without CDN access.
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    # docs page works on a network without CDN access; its script is a file of its own (the
+    # split view), so the Content-Security-Policy needs no inline script (cardroom/docs.py).
+    path(
+        "api/docs/",
+        api_docs(SpectacularSwaggerSplitView.as_view(url_name="schema")),
+        name="swagger-ui",
+    ),
 ]

@@ -109,3 +109,12 @@ class Floor:
         round_.refresh_from_db()
         assert round_.state == state
         return round_
+
+
+def auth_header(user) -> dict[str, str]:
+    """The ``Authorization`` header of an API token for ``user`` (a terminal's or a script's
+    credentials), for clients that send raw headers rather than ``force_authenticate``."""
+    from knox.models import AuthToken
+
+    _, token = AuthToken.objects.create(user=user)  # django-rest-knox: expires (docs/api.md)
+    return {"Authorization": f"Token {token}"}

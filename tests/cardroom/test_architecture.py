@@ -27,6 +27,7 @@ PLAIN_PACKAGES = [
     "tables.rules.paytables",
     "tables.rules.rotation",
     "tables.rules.seats",
+    "tables.rules.visibility",
     "wagers.rules.calculator",
     "wagers.rules.resolution",
     "wagers.rules.settlement",
@@ -38,6 +39,7 @@ PLAIN_PACKAGES = [
     "cardroom.errors",
     "cardroom.money",
     "cardroom.history",
+    "cardroom.bounds",
 ]
 
 

@@ -44,18 +44,29 @@ def browser():
 
 @pytest.fixture
 def new_page(browser):
-    """Pages in fresh browser contexts (own cookies), closed after the test."""
+    """Pages in fresh browser contexts (own cookies), closed after the test. Anything the
+    Content-Security-Policy refused on any of them (chromium says so on the console) fails
+    the test: every page must work under the policy (cardroom/settings.py)."""
     contexts = []
+    refused: list[str] = []
 
     def make(viewport=TABLET):
         context = browser.new_context(viewport=viewport)
         context.set_default_timeout(20_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on(
+            "console",
+            lambda message: (
+                refused.append(message.text) if "Content Security Policy" in message.text else None
+            ),
+        )
+        return page
 
     yield make
     for context in contexts:
         context.close()
+    assert refused == [], "refused by the Content-Security-Policy"
 
 
 @pytest.fixture

@@ -1,0 +1,150 @@
+"""API tokens (django-rest-knox): signed in with a password, expiring, ended by a password change.
+
+- ``POST /api/auth/token/`` (``api-token``): user name and password in, a new token and its
+  expiry out. A token lasts ``API_TOKEN_TTL_HOURS`` (one shift, 10 hours, by default) and use
+  never lengthens it. Only its hash is stored: the token is shown once, in this answer.
+- ``POST /api/auth/logout/`` ends the token it is called with; ``POST /api/auth/logoutall/``
+  ends every token of its user. Both answer 204.
+- A changed password ends every token of its user (``end_tokens_on_password_change``), the
+  way Django ends the user's other sessions.
+
+Sign-ins go through django-axes like the console's (a locked-out user name answers 429) and
+are recorded on the audit trail (``console.audit``) without the password.
+"""
+
+from __future__ import annotations
+
+from axes.helpers import get_cool_off, get_cool_off_iso8601
+from django.conf import settings
+from django.contrib.auth import authenticate
+from django.db.models.signals import post_save, pre_save
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from knox import views as knox
+from knox.models import get_token_model
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+
+from cardroom.api import WRITE_ERRORS, ErrorSerializer, error_body
+
+
+class SignInSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, write_only=True)
+    password = serializers.CharField(
+        max_length=1024, trim_whitespace=False, write_only=True, style={"input_type": "password"}
+    )
+
+    def validate(self, attrs):
+        request = self.context.get("request")
+        user = authenticate(
+            # Django's own request: django-axes marks a locked-out attempt on it, and its
+            # middleware then answers 429, as for the console's sign-in.
+            request=getattr(request, "_request", request),
+            username=attrs["username"],
+            password=attrs["password"],
+        )
+        if user is None:
+            raise serializers.ValidationError(
+                "unable to sign in with these credentials", code="authorization"
+            )
+        attrs["user"] = user
+        return attrs
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="send it as `Authorization: Token <token>`")
+    expiry = serializers.DateTimeField(help_text="when the token stops working")
+
+
+class TokenSignIn(knox.LoginView):
+    """A new API token for a user name and password."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="auth_token_create",
+        request=SignInSerializer,
+        responses={
+            200: TokenSerializer,
+            400: OpenApiResponse(
+                WRITE_ERRORS[400].response, description="wrong user name or password"
+            ),
+            429: OpenApiResponse(ErrorSerializer, description="locked after repeated failures"),
+        },
+        auth=[],
+    )
+    def post(self, request, format=None):
+        serializer = SignInSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        request.user = serializer.validated_data["user"]
+        return super().post(request, format=format)
+
+
+SIGNED_OUT = {
+    204: OpenApiResponse(description="the token no longer works"),
+    401: OpenApiResponse(ErrorSerializer, description="no valid token"),
+}
+
+
+class TokenSignOut(knox.LogoutView):
+    """End the token this request carries."""
+
+    @extend_schema(operation_id="auth_logout_create", request=None, responses=SIGNED_OUT)
+    def post(self, request, format=None):
+        return super().post(request, format=format)
+
+
+class TokenSignOutEverywhere(knox.LogoutAllView):
+    """End every token of the user this request's token belongs to."""
+
+    @extend_schema(operation_id="auth_logoutall_create", request=None, responses=SIGNED_OUT)
+    def post(self, request, format=None):
+        return super().post(request, format=format)
+
+
+# --- A locked-out sign-in ----------------------------------------------------------------------
+
+LOCKED = "too many failed sign-ins for this user name from this address; wait, or ask a supervisor"
+
+
+def lockout_response(request, original_response=None, credentials=None) -> HttpResponse:
+    """django-axes' answer to a locked-out sign-in (``AXES_LOCKOUT_CALLABLE``): the API's error
+    body for the token sign-in, the console's page (``AXES_LOCKOUT_TEMPLATE``) otherwise;
+    429 both."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body(code="throttled", message=LOCKED), status=429)
+    cool_off = get_cool_off(request)
+    context = {"cooloff_time": get_cool_off_iso8601(cool_off) if cool_off else None}
+    return render(request, settings.AXES_LOCKOUT_TEMPLATE, context, status=429)
+
+
+# --- A changed password ends the user's tokens ------------------------------------------------
+
+
+def _note_password_change(sender, instance, update_fields=None, **kwargs) -> None:
+    """Before a user is saved: is its password hash about to change?"""
+    instance._cardroom_password_changed = False
+    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
+        return
+    stored = (
+        sender._default_manager.filter(pk=instance.pk).values_list("password", flat=True).first()
+    )
+    instance._cardroom_password_changed = stored is not None and stored != instance.password
+
+
+def end_tokens_on_password_change(sender, instance, **kwargs) -> None:
+    """After a user is saved with a new password hash: every token of theirs is deleted."""
+    if getattr(instance, "_cardroom_password_changed", False):
+        get_token_model().objects.filter(user_id=instance.pk).delete()
+        instance._cardroom_password_changed = False
+
+
+def connect() -> None:
+    """Called once by ``CardroomConfig.ready``."""
+    user = settings.AUTH_USER_MODEL
+    pre_save.connect(_note_password_change, sender=user, dispatch_uid="cardroom.tokens.pre")
+    post_save.connect(
+        end_tokens_on_password_change, sender=user, dispatch_uid="cardroom.tokens.post"
+    )
