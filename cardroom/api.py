@@ -497,7 +497,7 @@ class ErrorSerializer(serializers.Serializer):
         "`not_authenticated` or `authentication_failed` (401), `permission_denied` (403), "
         "`not_found` (404), "
         "`method_not_allowed` (405), `unsupported_media_type` (415), `key_reused` (422), "
-        "`throttled` (429)"
+        "`throttled` (429), `unavailable` (503)"
     )
     rule = serializers.ChoiceField(
         choices=[rule.value for rule in Rule],
@@ -547,6 +547,10 @@ READ_ERRORS = {
     ),
     403: OpenApiResponse(ErrorSerializer, description="your role may not read the floor"),
     404: OpenApiResponse(ErrorSerializer, description="not found"),
+    503: OpenApiResponse(
+        ErrorSerializer,
+        description="the database cannot be reached: send the same request again (Retry-After)",
+    ),
 }
 WRITE_ERRORS = {
     **READ_ERRORS,
@@ -560,6 +564,11 @@ WRITE_ERRORS = {
     ),
     409: OpenApiResponse(
         StateErrorSerializer, description="not allowed in the current state, which is named"
+    ),
+    415: OpenApiResponse(
+        ErrorSerializer,
+        description="a body in a media type the API does not read (JSON, form or multipart), "
+        "or one that names none",
     ),
     422: OpenApiResponse(
         ErrorSerializer, description="the Idempotency-Key was used for a different request"

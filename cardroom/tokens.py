@@ -71,7 +71,9 @@ class TokenSignIn(knox.LoginView):
             400: OpenApiResponse(
                 WRITE_ERRORS[400].response, description="wrong user name or password"
             ),
+            415: WRITE_ERRORS[415],
             429: OpenApiResponse(ErrorSerializer, description="locked after repeated failures"),
+            503: WRITE_ERRORS[503],
         },
         auth=[],
     )

@@ -54,9 +54,10 @@ def generate_report(self, report_id: int) -> dict | None:
         # exponential backoff (5 s, 10 s, 20 s, ...; the row queued meanwhile, the task
         # handed over again like any other) while the row has attempts left; anything else
         # (a bug, bad data) fails the report with its reason, visible to the requester.
-        from django.db import close_old_connections
+        from django.db import close_old_connections, connection
 
-        close_old_connections()  # a connection that failed is replaced, not reused
+        if not connection.in_atomic_block:  # (run eagerly inside a caller's transaction: kept)
+            close_old_connections()  # a connection that failed is replaced, not reused
         if services.retry_later(report_id, task_id=self.request.id, error=error) is None:
             raise
         return None

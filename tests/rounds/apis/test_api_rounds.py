@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cardroom import bounds
 from cardroom.errors import ACTIVE_ROUND_STATES, ROUND_STATES, Rule, State
 from rounds import services as rounds
 from tables.models import HandDecision, Round, RoundTransition
@@ -114,7 +115,7 @@ def test_wager_errors(as_dealer, on_floor):
     assert response.status_code == 400
     assert response.data["code"] == "invalid"
     assert response.data["field"] == "seat"
-    assert response.data["message"] == "A valid integer is required."
+    assert response.data["message"] == bounds.NOT_AN_INTEGER
     assert set(response.data["errors"]) == {"seat"}
     assert round_.hands.count() == 1
 
