@@ -218,6 +218,10 @@ def main() -> None:
         "DEBUG": "false",
         "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
         "LOG_LEVEL": "WARNING",
+        # Plain HTTP on loopback stands in for the TLS-terminating proxy (README, Settings).
+        "SECURE_SSL_REDIRECT": "false",
+        "SESSION_COOKIE_SECURE": "false",
+        "CSRF_COOKIE_SECURE": "false",
     }
     if args.prepare:
         prepare({**env, "DEBUG": "true"}, args.tables, args.rounds)

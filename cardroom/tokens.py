@@ -30,9 +30,13 @@ from cardroom.api import WRITE_ERRORS, ErrorSerializer, error_body
 
 
 class SignInSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, write_only=True)
+    username = serializers.CharField(min_length=1, max_length=150, write_only=True)
     password = serializers.CharField(
-        max_length=1024, trim_whitespace=False, write_only=True, style={"input_type": "password"}
+        min_length=1,
+        max_length=1024,
+        trim_whitespace=False,
+        write_only=True,
+        style={"input_type": "password"},
     )
 
     def validate(self, attrs):
