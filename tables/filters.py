@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import django_filters
+from django.db.models import Q
 
 from cardroom.filtering import IdFilter
 from tables.models import Game, OfferRound, OfferRoundStatus, Player, Seating
 
 
 class PlayerFilter(django_filters.FilterSet):
+    q = django_filters.CharFilter(
+        method="filter_q", help_text="part of the name or of the player number"
+    )
     player_number = django_filters.CharFilter(help_text="exact player number")
     name = django_filters.CharFilter(lookup_expr="icontains", help_text="part of the name")
     is_tppp = django_filters.BooleanFilter(
@@ -18,6 +22,10 @@ class PlayerFilter(django_filters.FilterSet):
     class Meta:
         model = Player
         fields = ["player_number", "name", "is_tppp"]
+
+    def filter_q(self, queryset, name, value):
+        """The floor's search box: a name or a player number, or part of either."""
+        return queryset.filter(Q(name__icontains=value) | Q(player_number__icontains=value))
 
     def filter_is_tppp(self, queryset, name, value):
         return queryset.filter(tppp__isnull=not value)

@@ -71,7 +71,7 @@ def players(request):
     if refused:
         found = Player.objects.none()
     else:
-        found = floor_selectors.player_list(filters={"name": query} if query else None)
+        found = floor_selectors.player_list(filters={"q": query} if query else None)
     page = Paginator(found.order_by("name"), 50).get_page(_page_number(request))
     context = {"page": page, "q": bounds.storable(query)}
     return render(request, "console/players.html", context, status=400 if refused else 200)

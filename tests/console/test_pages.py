@@ -12,6 +12,7 @@ from django.urls import reverse
 from cardroom.errors import State
 from console import selectors
 from tables.models import DealMode, Game, Round, Table
+from tables.services import floor
 from tests.builders.money import Wager, money_table, play_round
 
 pytestmark = pytest.mark.django_db
@@ -120,7 +121,6 @@ def test_the_floor_map_is_shared_for_a_moment_then_fresh(as_user, card_table, se
     from django.core.cache import cache
 
     from console.views.pages import FLOOR_CACHE_KEY
-    from tables.services import floor
     from tests.builders.floor import make_player
 
     settings.CONSOLE_FLOOR_CACHE_SECONDS = 2
@@ -195,3 +195,22 @@ def test_floor_map_names_the_last_player_dealer_however_long_ago(staff):
     later = row.last_round.started_at + timedelta(hours=1)
     (row,) = [r for r in selectors.floor_map(later) if r.table == mt.table]
     assert row.last_round is not None and row.last_round.player_dealer == mt.seated[1]
+
+
+@pytest.mark.parametrize(
+    ("typed", "found"),
+    [
+        ("PL-0042", ["Zed Zimmer"]),  # the number on the player's card
+        ("0042", ["Zed Zimmer"]),  # part of it
+        ("pl-004", ["Yara Young", "Zed Zimmer"]),
+        ("zimmer", ["Zed Zimmer"]),
+        ("nobody", []),
+    ],
+)
+def test_the_players_page_finds_a_player_by_name_or_player_number(as_user, typed, found):
+    floor.create_player(player_number="PL-0042", name="Zed Zimmer")
+    floor.create_player(player_number="PL-0041", name="Yara Young")
+    floor.create_player(player_number="VIP-7", name="Xavier Xu")
+    response = as_user("dealer").get(reverse("console:players"), {"q": typed})
+    assert response.status_code == 200
+    assert [p.name for p in response.context["page"]] == found

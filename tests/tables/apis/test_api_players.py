@@ -78,6 +78,13 @@ def test_list_and_filters(as_compliance):
     assert ids(is_tppp="true") == {tppp.pk}
     assert ids(is_tppp="false") == {ada.pk, bob.pk}
     assert ids(name="ad", is_tppp="false") == {ada.pk}
+    # The floor's search box: a name or a player number, or part of either.
+    assert ids(q="B-1") == {bob.pk}
+    assert ids(q="b-") == {bob.pk}
+    assert ids(q="ross") == {bob.pk}
+    assert ids(q="ada") == {ada.pk, tppp.pk}
+    assert ids(q="a-1") == {ada.pk}
+    assert ids(q="zz") == set()
 
 
 def test_list_is_paginated(as_compliance):
