@@ -65,6 +65,11 @@ class Rule(StrEnum):
     TABLE_NAME = "floor.table_name", "3.3"
     OPTIONS = "options.sheet", "3.4"
     GAME = "floor.game", "3.5"
+    WAITLIST_ONCE = "waitlist.once", "3.6"
+    WAITLIST_ORDER = "waitlist.order", "3.6"
+    WAITLIST_CALL = "waitlist.call", "3.6"
+    WAITLIST_CALL_IN = "waitlist.call_in", "3.6"
+    WAITLIST_POLICY = "waitlist.policy", "3.6"
     # 4. Wagers
     ANTE_BLIND = "wagers.ante_blind", "4.1"
     BAD_BEAT = "wagers.bad_beat", "4.2"
@@ -139,6 +144,10 @@ class State(StrEnum):
     NO_GAME = "no_game", "No game is open"
     GAME_OPEN = "game_open", "A game is open"
     GAME_ENDED = "game_ended", "The game has ended"
+    # A player on a waitlist
+    WAITING = "waiting", "On the list, waiting"
+    CALLED = "called", "Called for a seat"
+    NOT_LISTED = "not_listed", "Not on this list"
     # The player-dealer button between hands
     ROUND_IN_PLAY = "round_in_play", "A round is in play"
     NO_PLAYERS = "no_players", "No player is seated"
