@@ -1,7 +1,12 @@
 """Load demonstration data so ``make run`` opens onto a usable system.
 
 Idempotent: it only creates what is missing and never overwrites existing rows (in
-particular it never resets a password someone has changed). Later issues grow the demo.
+particular it never resets a password someone has changed).
+
+The floor it opens on is live: the simulated hands (three RNG tables, two with a TPPP at
+seat 6) are played in the hours before now and their games closed when the last hand
+ended; every table then has a game opened now, with its players still seated, beside a
+card-entry table with four players who have bought in.
 """
 
 from datetime import timedelta
@@ -12,12 +17,17 @@ from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from cardroom import shifts
+from cardroom import clock, shifts
 from cardroom.clock import now
 from cardroom.roles import Role
 from fees.selectors import reconcile
 from fees.services import drop
-from tables.models import Round
+from fees.services import schedules as fee_schedules
+from rounds.simulation import SIM_FEES_PER_SQUARE
+from tables.models import DealMode, Round, Table
+from tables.selectors import open_game
+from tables.services import floor
+from wagers.services import chips
 
 DEMO_ADMIN_USERNAME = "admin"
 # Deliberately public: this is a demo credential, and the command refuses to run without DEBUG.
@@ -29,6 +39,12 @@ DEMO_STAFF = {
     "compliance": Role.COMPLIANCE_OFFICER,
 }
 DEMO_FLOOR = {"tables": 3, "rounds": 60, "seed": 2026}
+# The simulated hands start this long before now and end (60 hands of about 100 s) well
+# before it: the games opened now are fresh, far from the 40-minute rule's window.
+DEMO_HISTORY = timedelta(hours=3)
+CARD_TABLE = "DEMO-CARD"
+CARD_TABLE_PLAYERS = ["Ana Alvarez", "Ben Brooks", "Cleo Cruz", "Dev Desai"]
+CARD_TABLE_BUY_IN = 20_000  # $200 each
 
 
 class Command(BaseCommand):
@@ -45,8 +61,62 @@ class Command(BaseCommand):
         self._demo_admin()
         self._demo_staff()
         if not Round.objects.exists():
-            call_command("simulate", **DEMO_FLOOR, prefix="DEMO", stdout=self.stdout)
+            start = (now() - DEMO_HISTORY).isoformat()
+            call_command("simulate", **DEMO_FLOOR, prefix="DEMO", start=start, stdout=self.stdout)
             self._demo_drop()
+            self._live_floor()
+
+    def _live_floor(self) -> None:
+        """The simulated games closed when their last hand ended; a game opened now at every
+        table, and a card-entry table beside them."""
+        supervisor = get_user_model().objects.get(username="supervisor")
+        for table in Table.objects.filter(name__startswith="DEMO-").order_by("name"):
+            last = table.rounds.order_by("-number").first()
+            if open_game(table) is not None and last is not None:
+                clock.freeze(last.ended_at or last.started_at)
+                try:
+                    floor.close_game(table_id=table.pk, by=supervisor, detail="demo history")
+                finally:
+                    clock.freeze(None)
+            floor.open_game_at(table_id=table.pk, first_offer_seat=1, by=supervisor)
+        self._card_table(supervisor)
+        self.stdout.write(
+            f"Demo floor live: games opened now, and {CARD_TABLE} (card entry) with "
+            f"{len(CARD_TABLE_PLAYERS)} players."
+        )
+
+    def _card_table(self, supervisor) -> None:
+        table = floor.create_table(
+            name=CARD_TABLE,
+            by=supervisor,
+            options={
+                "minimum_cents": 500,
+                "maximum_cents": 50_000,
+                "chip_unit_cents": 100,
+                "deal_mode": DealMode.CARD_ENTRY,
+            },
+        )
+        schedule = fee_schedules.create_schedule(
+            name=f"{CARD_TABLE} collection", table_id=table.pk, by=supervisor
+        )
+        fee_schedules.create_version(
+            schedule_id=schedule.pk,
+            rates=SIM_FEES_PER_SQUARE,
+            player_dealer_basis="per_betting_square",
+            note="demo floor",
+            by=supervisor,
+        )
+        for seat, name in enumerate(CARD_TABLE_PLAYERS, start=1):
+            player = floor.create_player(player_number=f"DEMO-C{seat}", name=name)
+            floor.seat_player(table_id=table.pk, seat=seat, player_id=player.pk, by=supervisor)
+            chips.buy_in(
+                table_id=table.pk,
+                player_id=player.pk,
+                amount=CARD_TABLE_BUY_IN,
+                currency=True,
+                by=supervisor,
+            )
+        floor.open_game_at(table_id=table.pk, first_offer_seat=1, by=supervisor)
 
     def _demo_drop(self) -> None:
         """A drop box per demo table and shift played, counted once its shift is over."""

@@ -1,14 +1,25 @@
-"""The load_demo command is idempotent and refuses to run outside DEBUG."""
+"""The load_demo command is idempotent, refuses to run outside DEBUG, and opens a live floor."""
+
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from cardroom.clock import now
 from cardroom.roles import roles_of
-from rounds.management.commands.load_demo import DEMO_FLOOR, DEMO_STAFF
-from tables.models import Round
+from rounds import services as rounds
+from rounds.management.commands.load_demo import (
+    CARD_TABLE,
+    CARD_TABLE_PLAYERS,
+    DEMO_FLOOR,
+    DEMO_STAFF,
+)
+from tables.models import DealMode, Game, Round, Seating, Table
+from tables.services import button
 from tests.builders.fees import differences
+from wagers.services.chips import chip_account
 
 pytestmark = pytest.mark.django_db
 
@@ -51,3 +62,33 @@ def test_refuses_without_debug(settings):
     with pytest.raises(CommandError, match="DEBUG"):
         call_command("load_demo")
     assert not get_user_model().objects.exists()
+
+
+def test_the_demo_floor_is_live(debug_on):
+    """The floor opens live: every game opened now (not when the simulated history began),
+    a card-entry table with players who bought in, a TPPP seated; the button offered at
+    a demo table is accepted and the hand starts, the game going on."""
+    call_command("load_demo")
+    moment = now()
+    tables = Table.objects.order_by("name")
+    assert tables.count() == DEMO_FLOOR["tables"] + 1
+    for table in tables:
+        game = Game.objects.get(table=table, ended_at__isnull=True)
+        assert moment - game.opened_at < timedelta(minutes=5), table.name
+    # The simulated hands are history: all before the games of now.
+    assert Round.objects.filter(started_at__gt=moment - timedelta(minutes=30)).count() == 0
+    card = Table.objects.get(name=CARD_TABLE)
+    assert card.deal_mode == DealMode.CARD_ENTRY
+    seated = Seating.objects.filter(table=card, left_at__isnull=True).select_related("player")
+    assert sorted(s.player.name for s in seated) == sorted(CARD_TABLE_PLAYERS)
+    assert {chip_account(s.player, card).balance_cents for s in seated} == {20_000}
+    assert Seating.objects.filter(left_at__isnull=True, player__tppp__isnull=False).exists()
+
+    dealer = get_user_model().objects.get(username="dealer")
+    table = Table.objects.filter(name__startswith="DEMO-1-").order_by("name").first()
+    offer = button.offer_button(table_id=table.pk, by=dealer)
+    button.answer_offer(table_id=table.pk, offer_id=offer.pk, accept=True, by=dealer)
+    started = rounds.start_round(table_id=table.pk, by=dealer)
+    assert started.state == "wagering", started
+    assert Game.objects.get(table=table, ended_at__isnull=True).rounds.count() == 1
+    assert list(differences()) == []
