@@ -17,6 +17,7 @@ from fees.rules.schedule import MAX_RATES
 from tables.models import SEAT_NUMBERS, Player, Table
 from tables.rules.seats import seat_label
 from wagers.rules.wagers import OPENING_SQUARES
+from wagers.services.leaving import Chips
 
 MAX_DOLLARS = Decimal(bounds.CENTS_MAX) / 100  # every amount typed (cardroom/bounds.py)
 
@@ -104,7 +105,28 @@ class SeatForm(forms.Form):
 
 
 class UnseatForm(forms.Form):
+    """A player leaves: with chips, they are cashed out or carried to the player's next seat
+    at another table in the same step (``wagers.services.leaving``)."""
+
     seat = forms.TypedChoiceField(choices=SEAT_NUMBERS, coerce=int)
+    chips = forms.ChoiceField(
+        required=False,
+        choices=[("", "no chips"), *[(c.value, c.label) for c in Chips]],
+        label="Chips",
+    )
+    currency = forms.BooleanField(required=False, label="cash paid")
+    to_table = ModelChoiceField(
+        queryset=Table.objects.order_by("name"), required=False, label="To table"
+    )
+    to_seat = forms.TypedChoiceField(
+        choices=[("", "seat"), *SEAT_NUMBERS], coerce=int, empty_value=None, required=False,
+        label="seat",
+    )  # fmt: skip
+
+    def __init__(self, *args, table=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if table is not None:  # carried to another table
+            self.fields["to_table"].queryset = Table.objects.exclude(pk=table.pk).order_by("name")
 
 
 class ChipsForm(forms.Form):

@@ -26,8 +26,9 @@ from tables.models import (
     Table,
 )
 from tables.rules.cards import FULL_DECK, format_cards
+from tables.rules.counters import NOBODY_NEW, Counters
 from tables.rules.decisions import legal_decisions
-from tables.rules.rotation import SeatedPlayer, window_shortfall
+from tables.rules.rotation import BankedHand, window_shortfall
 from tables.rules.seats import SEATS
 from tables.rules.visibility import visible_cards
 from wagers import selectors as money_selectors
@@ -37,8 +38,6 @@ from .models import StaffAction
 
 # How far ahead the floor map looks for the 40-minute rule (a setting; documented).
 WARNING_MINUTES = getattr(settings, "CONSOLE_ROTATION_WARNING_MINUTES", 10)
-# The next hand's player-dealer is unknown: assume the worst, one who adds no non-TPPP.
-_NOBODY_NEW = SeatedPlayer(seat=0, player_id=-1, is_tppp=True)
 
 
 # --- The floor map ------------------------------------------------------------------------
@@ -54,17 +53,17 @@ class FloorRow:
     last_round: Round | None  # the latest round of the open game (for the player-dealer)
     tppps: list[Seating]
     rotation_warning: str | None
+    counters: Counters | None = None  # the open game's (tables.rules.counters)
 
 
-def rotation_warning(table: Table, game, rounds: list[Round], moment: datetime) -> str | None:
+def rotation_warning(table: Table, game, history: list[BankedHand], moment: datetime) -> str | None:
     """The 40-minute rule's refusal a hand starting WARNING_MINUTES from now would meet
     if no new non-TPPP player banked before it (docs/rules.md §8.12), or None."""
     policy = table_options.rotation_policy(table_options.snapshot(table))
     if policy.window is None:
         return None
     ahead = moment + timedelta(minutes=WARNING_MINUTES)
-    history = [r.banked_hand() for r in rounds if r.game_id == game.pk]
-    refusal = window_shortfall(game.opened_at, ahead, history, _NOBODY_NEW, policy)
+    refusal = window_shortfall(game.opened_at, ahead, history, NOBODY_NEW, policy)
     if refusal is None:
         return None
     return f"within {WARNING_MINUTES} minutes the game ends unless another player banks: {refusal}"
@@ -82,25 +81,19 @@ def _latest_rounds(games) -> dict[int, Round]:
 
 
 def floor_map(moment: datetime | None = None) -> list[FloorRow]:
-    """Every table at a glance, in six queries whatever the number of tables."""
+    """Every table at a glance, with its counters, in eight queries whatever the number of
+    tables."""
     moment = moment or now()
     tables = list(floor_selectors.table_list().order_by("name"))
     games = {t.pk: t.open[0] for t in tables if t.open}
-    longest = max((t.rotation_window_minutes or 0 for t in tables), default=0)
-    since = moment - timedelta(minutes=longest) + timedelta(minutes=WARNING_MINUTES)
-    recent: dict[int, list[Round]] = {}
-    if games:
-        for r in (
-            Round.objects.filter(game__in=games.values(), started_at__gt=min(since, moment))
-            .select_related("player_dealer")
-            .order_by("number")
-        ):
-            recent.setdefault(r.table_id, []).append(r)
+    since = moment - floor_selectors.counter_reach(tables)
+    recent = floor_selectors.recent_banked_hands(list(games.values()), since) if games else {}
+    counters = floor_selectors.floor_counters(tables, moment, recent)
     latest = _latest_rounds(games.values()) if games else {}
     rows = []
     for table in tables:
         game = games.get(table.pk)
-        rounds = recent.get(table.pk, [])
+        history = recent.get(game.pk, []) if game else []
         rows.append(
             FloorRow(
                 table=table,
@@ -110,7 +103,8 @@ def floor_map(moment: datetime | None = None) -> list[FloorRow]:
                 round=table.in_play[0] if table.in_play else None,
                 last_round=latest.get(table.pk),
                 tppps=[s for s in table.seated if s.is_tppp],
-                rotation_warning=rotation_warning(table, game, rounds, moment) if game else None,
+                rotation_warning=rotation_warning(table, game, history, moment) if game else None,
+                counters=counters.get(table.pk),
             )
         )
     return rows

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from cardroom.api import Timestamp
+from cardroom.api import Timestamp, username_field
 from tables.models import DealMode
 
 
@@ -13,6 +13,18 @@ class PlayerSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     player_number = serializers.CharField()
     name = serializers.CharField()
+
+
+class SeatingSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(source="table_id")
+    seat = serializers.IntegerField()
+    player = PlayerSummarySerializer()
+    is_tppp = serializers.BooleanField()
+    sat_at = Timestamp()
+    seated_by = username_field("seated_by")
+    left_at = Timestamp(allow_null=True)
+    unseated_by = username_field("unseated_by")
 
 
 class TPPPSerializer(serializers.Serializer):

@@ -19,7 +19,6 @@ urlpatterns = [
         name="table-option-changes",
     ),
     path(f"{table}seats/", apis.SeatCreateApi.as_view(), name="seat-create"),
-    path(f"{table}seats/<id:seat>/", apis.SeatDeleteApi.as_view(), name="seat-delete"),
     path(f"{table}game/open/", apis.GameOpenApi.as_view(), name="game-open"),
     path(f"{table}game/close/", apis.GameCloseApi.as_view(), name="game-close"),
     path(f"{table}button/offer/", apis.ButtonOfferApi.as_view(), name="button-offer"),

@@ -18,6 +18,9 @@ urlpatterns = [
     path(f"{table}chips/cash-out/", apis.ChipsCashOutApi.as_view(), name="chips-cash-out"),
     path(f"{table}chips/fill/", apis.ChipsFillApi.as_view(), name="chips-fill"),
     path(f"{table}chips/credit/", apis.ChipsCreditApi.as_view(), name="chips-credit"),
+    # Leaving a seat settles the chips too (wagers.services.leaving), so it lives here.
+    path(f"{table}seats/<id:seat>/", apis.SeatDeleteApi.as_view(), name="seat-delete"),
+    path(f"{table}seats/<id:seat>/leave/", apis.SeatLeaveApi.as_view(), name="seat-leave"),
     path("accounts/", apis.AccountListApi.as_view(), name="account-list"),
     path(account, apis.AccountDetailApi.as_view(), name="account-detail"),
     path(

@@ -1,6 +1,7 @@
 from django import template
 
 from cardroom import money
+from tables.rules.counters import one_decimal
 
 register = template.Library()
 
@@ -32,3 +33,9 @@ def is_red(code) -> bool:
 @register.filter
 def get(mapping, key):
     return mapping.get(key) if mapping else None
+
+
+@register.filter
+def rate(value) -> str:
+    """An exact rate (a Fraction) to one decimal: hands an hour on the floor map."""
+    return "" if value is None else one_decimal(value)

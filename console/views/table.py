@@ -26,7 +26,7 @@ from fees.services import waivers
 from rounds import services as rounds
 from tables.models import DealMode, Player, Round, Table
 from tables.services import button, floor
-from wagers.services import chips, wagering
+from wagers.services import chips, leaving, wagering
 
 from .. import forms, selectors
 from ..permissions import console_view, require
@@ -50,8 +50,17 @@ def _seat(data, table, round_, by):
 
 
 def _unseat(data, table, round_, by):
-    seating = floor.unseat_player(table_id=table.pk, seat=data["seat"], by=by)
-    return f"{seating.player.name} left seat {seating.seat}"
+    to_table = data.get("to_table")
+    left = leaving.leave_seat(
+        table_id=table.pk,
+        seat=data["seat"],
+        by=by,
+        chips=data.get("chips") or None,
+        currency=data.get("currency", False),
+        to_table_id=to_table.pk if to_table is not None else None,
+        to_seat=data.get("to_seat"),
+    )
+    return left.message
 
 
 def _buy_in(data, table, round_, by):
@@ -263,7 +272,7 @@ def _make_form(name: str, view: selectors.TableView, data=None):
         # seat and player, so the service's own refusal (seat taken, seated elsewhere) shows.
         if data is None:
             kwargs = {"free_seats": view.free_seats, "players": selectors.players_to_seat()}
-    elif form_class in (forms.ChipsForm, forms.BankForm):
+    elif form_class in (forms.ChipsForm, forms.BankForm, forms.UnseatForm):
         kwargs = {"table": view.table}
     elif form_class is forms.BetForm:
         # As for seating: the page lists the likely bettors; the service judges any player.

@@ -8,6 +8,7 @@ from rest_framework import serializers
 from cardroom.api import Timestamp, username_field
 from cardroom.errors import State
 from tables.models import ROUND_STATE_CHOICES, GameEndReason, OfferAnswer, OfferRoundStatus
+from tables.rules.counters import one_decimal
 from tables.serializers import OptionsSerializer, PlayerSummarySerializer
 
 BUTTON_STATES = [
@@ -28,18 +29,6 @@ class SeatedSerializer(serializers.Serializer):
     player = PlayerSummarySerializer()
     is_tppp = serializers.BooleanField()
     sat_at = Timestamp()
-
-
-class SeatingSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    table = serializers.IntegerField(source="table_id")
-    seat = serializers.IntegerField()
-    player = PlayerSummarySerializer()
-    is_tppp = serializers.BooleanField()
-    sat_at = Timestamp()
-    seated_by = username_field("seated_by")
-    left_at = Timestamp(allow_null=True)
-    unseated_by = username_field("unseated_by")
 
 
 class GameSerializer(serializers.Serializer):
@@ -113,6 +102,34 @@ class TableSerializer(serializers.Serializer):
         return ActiveRoundSerializer(table.in_play[0]).data if table.in_play else None
 
 
+class CountersSerializer(serializers.Serializer):
+    """The open game's counters (``tables.rules.counters``)."""
+
+    game_open_minutes = serializers.IntegerField()
+    hands = serializers.IntegerField(help_text="hands of this game")
+    hands_last_hour = serializers.IntegerField(help_text="hands started in the last 60 minutes")
+    hands_per_hour = serializers.SerializerMethodField(
+        help_text="hands of the game per hour it has been open, to one decimal; null for its "
+        "first 10 minutes"
+    )
+    minutes_since_last_hand = serializers.IntegerField(
+        allow_null=True, help_text="null before the first hand"
+    )
+    minutes_to_window_limit = serializers.IntegerField(
+        allow_null=True,
+        help_text="minutes before the 40-minute rule (docs/rules.md §8.12) would refuse a hand "
+        "unless a new player other than a TPPP banks; null when the rule is off",
+    )
+    seated_minutes = serializers.DictField(
+        child=serializers.IntegerField(), help_text="seat -> minutes its player has sat"
+    )
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_hands_per_hour(self, counters) -> str | None:
+        rate = counters.hands_per_hour
+        return None if rate is None else one_decimal(rate)
+
+
 class TableDetailSerializer(serializers.Serializer):
     """A table as the floor sees it now (``selectors.TableFloor``)."""
 
@@ -139,6 +156,7 @@ class TableDetailSerializer(serializers.Serializer):
     may_start = serializers.BooleanField(
         source="button.may_start", help_text="a player accepted: the round may start"
     )
+    counters = CountersSerializer(allow_null=True, help_text="null with no game open")
 
 
 class OptionChangeSerializer(serializers.Serializer):

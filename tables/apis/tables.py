@@ -29,12 +29,12 @@ from cardroom.errors import Rule, RuleError
 from tables import selectors
 from tables.filters import GameFilter, SeatingFilter
 from tables.models import DealMode, Player
+from tables.serializers import SeatingSerializer
 from tables.services import floor
 
 from .serializers import (
     GameSerializer,
     OptionChangeSerializer,
-    SeatingSerializer,
     TableDetailSerializer,
     TableSerializer,
 )
@@ -125,7 +125,9 @@ class TableDetailApi(APIView):
 
     @extend_schema(responses={200: TableDetailSerializer, **READ_ERRORS})
     def get(self, request, table_id: int):
-        return Response(TableDetailSerializer(selectors.table_floor(table_id=table_id)).data)
+        return Response(
+            TableDetailSerializer(selectors.table_floor(table_id=table_id, with_counters=True)).data
+        )
 
     @extend_schema(
         request=InputSerializer,
@@ -139,7 +141,9 @@ class TableDetailApi(APIView):
         floor.change_table_options(
             table_id=table_id, by=request.user, changes=serializer.validated_data
         )
-        return Response(TableDetailSerializer(selectors.table_floor(table_id=table_id)).data)
+        return Response(
+            TableDetailSerializer(selectors.table_floor(table_id=table_id, with_counters=True)).data
+        )
 
 
 class TableOptionChangeListApi(APIView):
@@ -183,21 +187,6 @@ class SeatCreateApi(APIView):
         )
         seating = selectors.seating_get(seating_id=seating.pk)
         return Response(SeatingSerializer(seating).data, status=status.HTTP_201_CREATED)
-
-
-class SeatDeleteApi(APIView):
-    permission_classes = RUN_TABLE_OR_READ
-
-    @extend_schema(
-        request=None,
-        description="The player leaves the seat; answers the ended seating.",
-        **write_schema(200, SeatingSerializer),
-    )
-    @idempotent
-    def delete(self, request, table_id: int, seat: int):
-        seating = floor.unseat_player(table_id=table_id, seat=seat, by=request.user)
-        seating = selectors.seating_get(seating_id=seating.pk)
-        return Response(SeatingSerializer(seating).data)
 
 
 class SeatingListApi(APIView):

@@ -12,7 +12,7 @@ from cardroom.errors import State
 from tables.models import Game, OfferRound, OfferRoundStatus, Round, Seating
 from tables.selectors import NO_PLAYER_DEALER_STATUS
 from tests.builders.floor import PLAY_RIVER, Cards
-from tests.builders.money import Wager, play_round
+from tests.builders.money import Wager, chips_of, play_round
 from wagers.models import Bet, PlayerDealerBank
 
 pytestmark = pytest.mark.django_db
@@ -429,3 +429,19 @@ def test_backline_rules_are_the_services(as_user, staff):
     response = act(client, mt.table, "bet", {**seated, "backline_player": mt.backliners[0].pk})
     assert response.status_code == 302
     assert Bet.objects.filter(hand__round=round_, bettor=1).count() == 1
+
+
+def test_unseating_a_player_with_chips_asks_what_becomes_of_them(as_user, card_table):
+    """A plain unseat of a player with chips is refused on the page, naming the choice;
+    "Cash out and leave" settles the chips and the seat in one step."""
+    client = as_user("dealer")
+    response = act(client, card_table.table, "unseat", {"seat": 1})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "has $500.00 in chips at" in page and "cash them out or carry them" in page
+    assert Seating.objects.get(table=card_table.table, seat=1).left_at is None
+    response = act(client, card_table.table, "unseat", {"seat": 1, "chips": "cash_out"})
+    assert response.status_code == 302
+    seating = Seating.objects.get(table=card_table.table, seat=1)
+    assert seating.left_at is not None
+    assert chips_of(seating.player, card_table.table) == 0

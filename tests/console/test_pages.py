@@ -51,7 +51,7 @@ TPPP, ANN, BOB = 100, 1, 2
 def test_the_40_minute_warning(now_minutes, hands, warned):
     table = Table(name="T", created_at=T0)
     game = Game(pk=1, opened_at=T0, first_offer_seat=1)
-    rounds = [_round(i + 1, m, p, t) for i, (m, p, t) in enumerate(hands)]
+    rounds = [_round(i + 1, m, p, t).banked_hand() for i, (m, p, t) in enumerate(hands)]
     warning = selectors.rotation_warning(table, game, rounds, T0 + timedelta(minutes=now_minutes))
     assert (warning is not None) == warned
     if warned:
@@ -62,7 +62,7 @@ def test_the_40_minute_warning(now_minutes, hands, warned):
 def test_no_warning_when_the_window_is_off():
     table = Table(name="T", created_at=T0, rotation_window_minutes=None)
     game = Game(pk=1, opened_at=T0, first_offer_seat=1)
-    rounds = [_round(1, 0, TPPP, True)]
+    rounds = [_round(1, 0, TPPP, True).banked_hand()]
     assert selectors.rotation_warning(table, game, rounds, T0 + timedelta(hours=2)) is None
 
 
@@ -80,6 +80,10 @@ def test_floor_map_shows_every_table_at_a_glance(as_user, card_table):
     partial = client.get(reverse("console:floor"), HTTP_HX_REQUEST="true").content.decode()
     assert card_table.table.name in partial
     assert "<html" not in partial  # htmx swaps the tables only
+    # The counters: hands, the last one, the 40-minute rule's time left, minutes seated.
+    assert "1 in the last hour" in page and "last 0 min ago" in page
+    assert "40-minute rule: 40 min left" in page
+    assert f'{card_table.seated[1].name} <span class="helptext">(0 min)</span>' in page
 
 
 def test_floor_map_queries_do_not_grow_with_tables(as_user, staff, django_assert_max_num_queries):

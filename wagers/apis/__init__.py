@@ -13,6 +13,7 @@ from .players import (
     PlayerPlayingBookApi,
     PlayerSessionListApi,
 )
+from .seats import SeatDeleteApi, SeatLeaveApi
 from .settlement import RoundSettlementApi
 
 __all__ = [
@@ -28,5 +29,7 @@ __all__ = [
     "PlayerPlayingBookApi",
     "PlayerSessionListApi",
     "RoundSettlementApi",
+    "SeatDeleteApi",
+    "SeatLeaveApi",
     "SettlementCalculatorApi",
 ]

@@ -6,7 +6,7 @@ from django.db import transaction
 
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
-from tables.models import Player
+from tables.models import Player, Table
 from tables.selectors import active_round
 from tables.services.locks import lock_table
 from wagers.models import (
@@ -52,7 +52,7 @@ def _player(player_id: int) -> Player:
 
 
 def _bring_chips(
-    kind: TransactionKind, *, table_id, player_id, amount, by, currency=False
+    kind: TransactionKind, *, table_id, player_id, amount, by, currency=False, memo=None
 ) -> LedgerTransaction:
     with transaction.atomic():
         table = lock_table(table_id)
@@ -77,12 +77,12 @@ def _bring_chips(
             [Leg(cage_account(), -amount), Leg(account, amount)],
             by=by,
             currency=currency,
-            memo=str(table),
+            memo=memo or str(table),
         )
 
 
 def _take_chips(
-    kind: TransactionKind, *, table_id, player_id, amount, by, currency=False
+    kind: TransactionKind, *, table_id, player_id, amount, by, currency=False, memo=None
 ) -> LedgerTransaction:
     with transaction.atomic():
         table = lock_table(table_id)
@@ -117,7 +117,7 @@ def _take_chips(
             [Leg(account, -amount), Leg(cage_account(), amount)],
             by=by,
             currency=currency,
-            memo=str(table),
+            memo=memo or str(table),
         )
         if amount == account.balance_cents:
             account.closed_at = now()  # the table session's chips are all back at the cage
@@ -181,3 +181,55 @@ def credit(*, table_id: int, player_id: int, amount: int | None, by) -> LedgerTr
     return _take_chips(
         TransactionKind.CREDIT, table_id=table_id, player_id=player_id, amount=amount, by=by
     )
+
+
+def take_all(*, table_id: int, player_id: int, currency: bool, by, memo=None):
+    """Every chip a player has at a table back to the cage, in one step: a patron's by a
+    cash-out (``currency``: cash paid, Title 31), a TPPP's bankroll by a credit. None when
+    the player has no chips there."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        player = _player(player_id)
+        account = chip_account(player, table)
+        if account is None or account.balance_cents == 0:
+            return None
+        tppp = account.kind == AccountKind.BANKROLL
+        return _take_chips(
+            TransactionKind.CREDIT if tppp else TransactionKind.CASH_OUT,
+            table_id=table_id,
+            player_id=player_id,
+            amount=None,
+            by=by,
+            currency=currency and not tppp,
+            memo=memo,
+        )
+
+
+def carry(*, from_table_id: int, to_table_id: int, player_id: int, by):
+    """A player's chips carried from one table to another (their next seat): all of them
+    back to the cage from the first, the same amount out to the second, as a cash-out and a
+    buy-in (a TPPP's bankroll: a credit and a fill), neither a currency transaction: no
+    cash changes hands. Answers the two transactions, or None with no chips. The caller
+    holds both tables' locks (lowest id first)."""
+    with transaction.atomic():
+        source, destination = Table.objects.get(pk=from_table_id), Table.objects.get(pk=to_table_id)
+        taken = take_all(
+            table_id=from_table_id,
+            player_id=player_id,
+            currency=False,
+            by=by,
+            memo=f"{source}: carried to {destination}",
+        )
+        if taken is None:
+            return None
+        amount = next(e.amount_cents for e in taken.entries.all() if e.amount_cents > 0)
+        tppp = taken.kind == TransactionKind.CREDIT
+        brought = _bring_chips(
+            TransactionKind.FILL if tppp else TransactionKind.BUY_IN,
+            table_id=to_table_id,
+            player_id=player_id,
+            amount=amount,
+            by=by,
+            memo=f"{destination}: carried from {source}",
+        )
+        return taken, brought

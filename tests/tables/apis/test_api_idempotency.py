@@ -7,8 +7,9 @@ import pytest
 from cardroom.errors import Rule, State
 from cardroom.models import IdempotencyKey
 from tables.models import HandDecision, OfferRound, Round, Seating
-from tables.services import button
+from tables.services import button, floor
 from tests.builders.factories import PlayerFactory
+from tests.builders.floor import make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -89,8 +90,8 @@ def test_start_round_and_seat_twice(as_dealer, on_floor):
 
 def test_delete_and_patch_are_idempotent(as_supervisor, on_floor):
     table = on_floor.table()
-    on_floor.seat(table, 2)
-    path = f"/api/tables/{table.pk}/seats/2/"
+    floor.seat_player(table_id=table.pk, seat=2, player_id=make_player().pk, by=on_floor.dealer)
+    path = f"/api/tables/{table.pk}/seats/2/"  # no chips: leaving needs nothing more
     first = as_supervisor.delete(path, HTTP_IDEMPOTENCY_KEY="d")
     second = as_supervisor.delete(path, HTTP_IDEMPOTENCY_KEY="d")
     assert first.status_code == second.status_code == 200

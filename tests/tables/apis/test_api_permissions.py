@@ -23,7 +23,7 @@ WRITES = [
     ("post", "/api/tables/", SUPERVISE, {"name": "New table"}, 201, None),
     ("patch", "/api/tables/{table}/", SUPERVISE, {"minimum_cents": 1000}, 409, "wagering"),
     ("post", "/api/tables/{table}/seats/", RUN_TABLE, {"seat": 6, "player": "{player}"}, 201, None),
-    ("delete", "/api/tables/{table}/seats/4/", RUN_TABLE, None, 200, None),
+    ("post", "/api/tables/{table}/seats/4/leave/", RUN_TABLE, {"chips": "cash_out"}, 200, None),
     ("post", "/api/tables/{idle}/game/open/", SUPERVISE, {"first_offer_seat": 1}, 201, None),
     ("post", "/api/tables/{idle_open}/game/close/", SUPERVISE, {}, 200, None),
     ("post", "/api/tables/{idle_open}/button/offer/", RUN_TABLE, None, 409, "offer_pending"),

@@ -14,6 +14,7 @@ from tables.models import Game, Seating, Table, TableOptionChange
 from tables.selectors import NO_PLAYER_DEALER_STATUS
 from tables.services import button, floor
 from tests.builders.factories import PlayerFactory, TPPPRegistrationFactory
+from tests.builders.floor import make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -422,12 +423,15 @@ def test_seat_at_a_missing_table_is_404(as_dealer):
 
 def test_unseat(as_dealer, on_floor):
     table = on_floor.table()
-    seating = on_floor.seat(table, 5)
+    seating = floor.seat_player(
+        table_id=table.pk, seat=5, player_id=make_player().pk, by=on_floor.dealer
+    )  # no chips at the table
     response = as_dealer.delete(seat_url(table, 5))
     assert response.status_code == 200, response.data
-    assert response.data["id"] == seating.pk
-    assert response.data["left_at"] is not None
-    assert response.data["unseated_by"] == "dealer"
+    assert response.data["seating"]["id"] == seating.pk
+    assert response.data["seating"]["left_at"] is not None
+    assert response.data["seating"]["unseated_by"] == "dealer"
+    assert (response.data["chips"], response.data["transactions"]) == (0, [])
     seating.refresh_from_db()
     assert seating.left_at is not None
 
@@ -450,7 +454,7 @@ def test_the_player_dealer_cannot_leave_during_the_hand(as_dealer, on_floor):
     assert response.data["code"] == State.FLOP
     assert response.data["rule"] == Rule.STAYS_SEATED
     assert "stays for the whole hand" in response.data["message"]
-    response = as_dealer.delete(seat_url(table, 2))
+    response = as_dealer.post(seat_url(table, 2) + "leave/", {"chips": "cash_out"})
     assert response.status_code == 409
     assert response.data["code"] == State.FLOP
     assert response.data["rule"] == Rule.ROUND_SEQUENCE
@@ -554,3 +558,20 @@ def test_games_filters(as_compliance, on_floor, supervisor):
     assert ids(table=second.pk) == {closed.pk}
     assert ids(open="true") == {open_one.pk}
     assert ids(open="false") == {closed.pk}
+
+
+def test_detail_counts_the_game(as_dealer, on_floor, clock):
+    """The open game's counters: minutes open, hands (all, the last hour, per hour), the
+    last hand, the 40-minute rule's time left, each seat's minutes seated."""
+    table = on_floor.ready_table()
+    assert as_dealer.get(f"{URL}{table.pk}/").data["counters"]["hands"] == 0
+    clock.advance(minutes=12)
+    on_floor.round_in("wagering", table)
+    clock.advance(minutes=3)
+    counters = as_dealer.get(f"{URL}{table.pk}/").data["counters"]
+    assert counters["game_open_minutes"] == 15
+    assert (counters["hands"], counters["hands_last_hour"]) == (1, 1)
+    assert counters["hands_per_hour"] == "4.0"  # one hand in a quarter of an hour
+    assert counters["minutes_since_last_hand"] == 3
+    assert counters["minutes_to_window_limit"] == 25  # the game reaches 40 minutes then
+    assert counters["seated_minutes"] == {"1": 15, "2": 15, "3": 15, "4": 15}
