@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from .forms import SignInForm
-from .views import fees, pages, reports, table
+from .views import calculator, fees, pages, reports, table
 
 app_name = "console"
 
@@ -23,6 +23,7 @@ urlpatterns = [
     path("players/", pages.players, name="players"),
     path("players/<id:player_id>/", pages.bankroll, name="bankroll"),
     path("audit/", pages.audit, name="audit"),
+    path("calculator/", calculator.calculator, name="calculator"),
     path("fees/", fees.fee_schedules, name="fees"),
     path("reports/", reports.reports, name="reports"),
     path("reports/request/", reports.request_report, name="reports-request"),

@@ -16,7 +16,8 @@ from django.db.models.functions import Coalesce
 from cardroom import csvsafe
 from cardroom.errors import State, StateError
 from cardroom.filtering import filter_queryset
-from tables.models import Player, Round, Seating
+from tables.models import HandDecision, Player, Round, Seating
+from tables.rules.decisions import Action
 from wagers.filters import AccountFilter
 from wagers.models import (
     CHIP_ACCOUNT_KINDS,
@@ -334,3 +335,63 @@ def transaction_get(*, transaction_id: int) -> LedgerTransaction:
         .prefetch_related("entries")
         .get(pk=transaction_id)
     )
+
+
+def calculator_request(round_: Round) -> dict:
+    """A settled hand in the settlement calculator's format (docs/rules.md §11): its options,
+    the player-dealer's seat, bank and cards, the board, each seat's cards, wagers and
+    backline bettors, as played. Only for a settled round: before, its cards are secret
+    (§2.6), and a voided hand was never settled."""
+    if round_.state != State.SETTLED:
+        raise StateError(
+            f"round {round_.number} is {round_.get_state_display().lower()}: only a settled "
+            "hand opens in the calculator",
+            state=State(round_.state),
+        )
+    options = round_.options
+    bank = PlayerDealerBank.objects.get(round=round_)
+    folded = set(
+        HandDecision.objects.filter(hand__round=round_, action=Action.FOLD.value).values_list(
+            "hand__seat", flat=True
+        )
+    )
+    seats = []
+    for hand in round_.hands.order_by("seat").prefetch_related("bets"):
+        own, *behind = sorted(hand.bets.all(), key=lambda bet: bet.bettor)
+        seats.append(
+            {
+                "seat": hand.seat,
+                "hole": list(hand.shown_hole),
+                **_stakes(own),
+                "folded": hand.seat in folded,
+                "backline": [_stakes(bet) for bet in behind],
+            }
+        )
+    return {
+        "options": {
+            "trips_paytable": options["trips_paytable"],
+            "bad_beat_paytable": options["bad_beat_paytable"],
+            "chip_unit_cents": options["chip_unit_cents"],
+            "allowed_preflop_multiples": list(options["preflop_multiples"]),
+            "table_minimum_cents": options["minimum_cents"],
+            "table_maximum_cents": options["maximum_cents"],
+            "backline_allowed": options["backline_allowed"],
+        },
+        "player_dealer": {
+            "seat": round_.player_dealer_seat,
+            "bank": bank.amount_cents,
+            "hole": list(round_.shown_dealer_hole),
+        },
+        "board": list(round_.board),
+        "seats": seats,
+    }
+
+
+def _stakes(bet: Bet) -> dict[str, int]:
+    return {
+        "ante": bet.ante_cents,
+        "blind": bet.blind_cents,
+        "trips": bet.trips_cents,
+        "bad_beat": bet.bad_beat_cents,
+        "play": bet.play_cents,
+    }

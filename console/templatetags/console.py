@@ -39,3 +39,9 @@ def get(mapping, key):
 def rate(value) -> str:
     """An exact rate (a Fraction) to one decimal: hands an hour on the floor map."""
     return "" if value is None else one_decimal(value)
+
+
+@register.filter
+def words(identifier) -> str:
+    """An identifier for people: a hand category "one_pair" -> "one pair"."""
+    return str(identifier or "").replace("_", " ")

@@ -36,9 +36,10 @@ from tests.builders.floor import (
     start_round,
 )
 from tests.builders.floor import play_round as play_floor_round
-from wagers.models import Account, Bet, PlayerDealerBank, SettlementLine
+from wagers.models import Account, Bet, SettlementLine
 from wagers.rules.calculator import settle_request
 from wagers.rules.wagers import bettor_label
+from wagers.selectors import calculator_request
 from wagers.services import wagering
 from wagers.services.chips import chip_account
 from wagers.services.wagering import BetRequest
@@ -190,52 +191,7 @@ def folded_seats(round_: Round) -> set[int]:
 
 def appendix(round_: Round) -> dict[str, Any]:
     """The stored round in the docs/rules.md §11 format (the calculator's input)."""
-    options = round_.options
-    bank = PlayerDealerBank.objects.get(round=round_)
-    folded = folded_seats(round_)
-    seats = []
-    for hand in round_.hands.order_by("seat"):
-        own, *behind = hand.bets.order_by("bettor")
-        seats.append(
-            {
-                "seat": hand.seat,
-                "hole": list(hand.hole),
-                "ante": own.ante_cents,
-                "blind": own.blind_cents,
-                "trips": own.trips_cents,
-                "bad_beat": own.bad_beat_cents,
-                "play": own.play_cents,
-                "folded": hand.seat in folded,
-                "backline": [
-                    {
-                        "ante": bet.ante_cents,
-                        "blind": bet.blind_cents,
-                        "trips": bet.trips_cents,
-                        "bad_beat": bet.bad_beat_cents,
-                        "play": bet.play_cents,
-                    }
-                    for bet in behind
-                ],
-            }
-        )
-    return {
-        "options": {
-            "trips_paytable": options["trips_paytable"],
-            "bad_beat_paytable": options["bad_beat_paytable"],
-            "chip_unit_cents": options["chip_unit_cents"],
-            "allowed_preflop_multiples": list(options["preflop_multiples"]),
-            "table_minimum_cents": options["minimum_cents"],
-            "table_maximum_cents": options["maximum_cents"],
-            "backline_allowed": options["backline_allowed"],
-        },
-        "player_dealer": {
-            "seat": round_.player_dealer_seat,
-            "bank": bank.amount_cents,
-            "hole": list(round_.dealer_hole),
-        },
-        "board": list(round_.board),
-        "seats": seats,
-    }
+    return calculator_request(round_)
 
 
 def calculator_lines(round_: Round) -> list[tuple]:
