@@ -14,7 +14,7 @@ from cardroom import bounds
 from cardroom.forms import InstantField, IntegerField, ModelChoiceField, id_field
 from cardroom.money import dollars
 from fees.rules.schedule import MAX_RATES
-from tables.models import SEAT_NUMBERS, Player, Table
+from tables.models import SEAT_NUMBERS, DealMode, Player, Table
 from tables.rules.seats import seat_label
 from wagers.rules.wagers import OPENING_SQUARES
 from wagers.services.leaving import Chips
@@ -102,6 +102,44 @@ class SeatForm(forms.Form):
             players if players is not None else Player.objects.order_by("name")
         )
         self.fields["player"].label_from_instance = lambda p: f"{p.name} ({p.player_number})"
+
+
+class TableForm(forms.Form):
+    """A new table and the first lines of its options sheet (docs/rules.md §3.4); the rest
+    of the sheet keeps its defaults and is changed between rounds."""
+
+    name = forms.CharField(max_length=64)
+    minimum_cents = MoneyField(label="Minimum ($)", initial=Decimal("5"))
+    maximum_cents = MoneyField(label="Maximum ($)", initial=Decimal("500"))
+    chip_unit_cents = MoneyField(label="Chip ($)", initial=Decimal("1"))
+    deal_mode = forms.ChoiceField(choices=DealMode.choices, label="Deal")
+
+
+class PlayerForm(forms.Form):
+    """A new player (docs/rules.md §3.3); a TPPP with its registration (§8.7)."""
+
+    player_number = forms.CharField(max_length=32, label="Player number")
+    name = forms.CharField(max_length=200)
+    tppp = forms.BooleanField(required=False, label="TPPP")
+    business_name = forms.CharField(max_length=200, required=False, label="TPPP business")
+    badge_number = forms.CharField(max_length=64, required=False, label="Badge number")
+    badge_expires_on = forms.DateField(
+        required=False, label="Badge expires on", widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    TPPP_FIELDS = ("business_name", "badge_number", "badge_expires_on")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("tppp"):
+            for name in self.TPPP_FIELDS:
+                if not data.get(name) and name not in self.errors:
+                    self.add_error(name, "a TPPP needs its business, badge number and expiry")
+        return data
+
+    def registration(self) -> dict | None:
+        data = self.cleaned_data
+        return {name: data[name] for name in self.TPPP_FIELDS} if data["tppp"] else None
 
 
 class UnseatForm(forms.Form):

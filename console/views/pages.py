@@ -7,18 +7,22 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
 
 from cardroom import bounds
+from cardroom.errors import RuleError
 from tables import selectors as floor_selectors
 from tables.models import Player
+from tables.services import floor as floor_services
 from wagers import selectors as money_selectors
 
-from .. import selectors
+from .. import forms, selectors
 from ..models import Outcome, StaffAction
-from ..permissions import console_view
+from ..permissions import console_view, require
+from ..refusals import refuse
 
 FLOOR_CACHE_KEY = "console:floor-tables"
 
@@ -38,13 +42,37 @@ def floor_tables_html(request) -> str:
 
 
 @console_view("view_floor")
-def floor(request):
+def floor(request, table_form=None, status=200):
     tables = floor_tables_html(request)
     if request.headers.get("HX-Request"):
         return HttpResponse(tables)
     # Our own template's output (autoescaped when it was rendered), so safe to insert.
-    context = {"tables": mark_safe(tables), "warning_minutes": selectors.WARNING_MINUTES}
-    return render(request, "console/floor.html", context)
+    context = {
+        "tables": mark_safe(tables),
+        "warning_minutes": selectors.WARNING_MINUTES,
+        "table_form": table_form or forms.TableForm(),
+    }
+    return render(request, "console/floor.html", context, status=status)
+
+
+@require_POST
+@console_view("view_floor")
+def create_table(request):
+    """A supervisor opens a new table from the floor map, with its first options."""
+    require(request, "supervise")
+    request.audit_action = "create a table"
+    form = forms.TableForm(request.POST)
+    if not form.is_valid():
+        return floor(request, table_form=form, status=400)
+    options = dict(form.cleaned_data)
+    name = options.pop("name")
+    request.audit_detail = str({"name": name, **options})
+    try:
+        table = floor_services.create_table(name=name, by=request.user, options=options)
+    except RuleError as error:
+        return floor(request, table_form=form, status=refuse(request, form, error, error.field))
+    messages.success(request, f"table {table.name} created: seat players, then open the game")
+    return redirect("console:table", table_id=table.pk)
 
 
 def _unsearchable(request, *texts: str) -> bool:
@@ -65,7 +93,7 @@ def _page_number(request) -> int:
 
 
 @console_view("view_floor")
-def players(request):
+def players(request, player_form=None, status=200):
     query = request.GET.get("q", "").strip()
     refused = _unsearchable(request, query)
     if refused:
@@ -73,8 +101,33 @@ def players(request):
     else:
         found = floor_selectors.player_list(filters={"q": query} if query else None)
     page = Paginator(found.order_by("name"), 50).get_page(_page_number(request))
-    context = {"page": page, "q": bounds.storable(query)}
-    return render(request, "console/players.html", context, status=400 if refused else 200)
+    context = {
+        "page": page,
+        "q": bounds.storable(query),
+        "player_form": player_form or forms.PlayerForm(),
+    }
+    return render(request, "console/players.html", context, status=400 if refused else status)
+
+
+@require_POST
+@console_view("view_floor")
+def create_player(request):
+    """A supervisor registers a player (and a TPPP's registration) from the players page."""
+    require(request, "supervise")
+    request.audit_action = "register a player"
+    form = forms.PlayerForm(request.POST)
+    if not form.is_valid():
+        return players(request, player_form=form, status=400)
+    data = form.cleaned_data
+    request.audit_detail = str({k: data[k] for k in ("player_number", "name", "tppp")})
+    try:
+        player = floor_services.create_player(
+            player_number=data["player_number"], name=data["name"], tppp=form.registration()
+        )
+    except RuleError as error:
+        return players(request, player_form=form, status=refuse(request, form, error, error.field))
+    messages.success(request, f"{player.name} ({player.player_number}) registered")
+    return redirect("console:players")
 
 
 @console_view("view_floor")

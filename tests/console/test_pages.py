@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from cardroom.errors import State
 from console import selectors
-from tables.models import DealMode, Game, Round, Table
+from tables.models import DealMode, Game, Player, Round, Table
 from tables.services import floor
 from tests.builders.money import Wager, money_table, play_round
 
@@ -218,3 +218,58 @@ def test_the_players_page_finds_a_player_by_name_or_player_number(as_user, typed
     response = as_user("dealer").get(reverse("console:players"), {"q": typed})
     assert response.status_code == 200
     assert [p.name for p in response.context["page"]] == found
+
+
+def test_a_supervisor_registers_players_from_the_console(as_user):
+    client = as_user("supervisor")
+    url = reverse("console:players-create")
+    response = client.post(url, {"player_number": "PL-9001", "name": "Nia Noor"})
+    assert response.status_code == 302
+    tppp = {
+        "player_number": "PL-9002",
+        "name": "Oscar Ortiz",
+        "tppp": "on",
+        "business_name": "Ortiz Proposition Services",
+        "badge_number": "B-77",
+        "badge_expires_on": "2027-06-30",
+    }
+    assert client.post(url, tppp).status_code == 302
+    assert Player.objects.get(player_number="PL-9002").tppp.badge_number == "B-77"
+    # Refused, nothing stored: a number in use (the rule named), a TPPP without its badge.
+    response = client.post(url, {"player_number": "PL-9001", "name": "Someone Else"})
+    assert response.status_code == 400
+    assert "player number PL-9001 is already in use" in response.content.decode()
+    response = client.post(url, {**tppp, "player_number": "PL-9003", "badge_number": ""})
+    assert response.status_code == 400
+    assert "a TPPP needs its business, badge number and expiry" in response.content.decode()
+    assert Player.objects.filter(player_number__startswith="PL-900").count() == 2
+    # A dealer reads the players page but may not register anyone.
+    assert as_user("dealer").post(url, {"player_number": "X", "name": "Y"}).status_code == 403
+    assert (
+        "Register a player"
+        not in as_user("dealer").get(reverse("console:players")).content.decode()
+    )
+
+
+def test_a_supervisor_creates_a_table_from_the_floor_map(as_user):
+    client = as_user("supervisor")
+    url = reverse("console:tables-create")
+    data = {
+        "name": "UTH-7",
+        "minimum_cents": "25",
+        "maximum_cents": "1000",
+        "chip_unit_cents": "5",
+        "deal_mode": "card_entry",
+    }
+    response = client.post(url, data)
+    table = Table.objects.get(name="UTH-7")
+    assert response.status_code == 302 and response.url == reverse("console:table", args=[table.pk])
+    assert (table.minimum_cents, table.maximum_cents, table.chip_unit_cents) == (2500, 100_000, 500)
+    assert table.deal_mode == DealMode.CARD_ENTRY
+    # Refused, nothing stored: the name taken, limits out of order (the options rule named).
+    assert client.post(url, data).status_code == 400
+    response = client.post(url, {**data, "name": "UTH-8", "minimum_cents": "2000"})
+    assert response.status_code == 400
+    assert "options.sheet" in response.content.decode()
+    assert Table.objects.filter(name__startswith="UTH-").count() == 1
+    assert as_user("dealer").post(url, {**data, "name": "UTH-9"}).status_code == 403

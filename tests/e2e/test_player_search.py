@@ -34,3 +34,25 @@ def test_a_supervisor_finds_a_player_by_player_number(live_server, new_page, sho
     page.get_by_role("button", name="Search").click()
     expect(rows).to_have_count(2)
     expect(page.locator("table.data")).not_to_contain_text("Ivy Ito")
+
+
+def test_a_supervisor_registers_a_tppp_player(live_server, new_page, shoot):
+    UserFactory(username="sup", role=Role.FLOOR_SUPERVISOR)
+    page = new_page()
+    sign_in(page, live_server.url, "sup")
+    page.get_by_role("link", name="Players and bankrolls").click()
+    page.locator("#new-player summary").click()
+    form = page.locator("#new-player form")
+    form.get_by_label("Player number").fill("TP-5150")
+    form.get_by_label("Name").fill("Quinn Quade")
+    form.get_by_label("TPPP", exact=True).check()
+    form.get_by_label("TPPP business").fill("Quade Proposition Services")
+    form.get_by_label("Badge number").fill("B-5150")
+    form.get_by_label("Badge expires on").fill("2027-12-31")
+    shoot(page, "49-register-a-player")
+    with page.expect_navigation():
+        form.get_by_role("button", name="Register").click()
+    expect(page.locator(".messages")).to_contain_text("Quinn Quade (TP-5150) registered")
+    page.get_by_label("Name or player number").fill("TP-5150")
+    page.get_by_role("button", name="Search").click()
+    expect(page.locator("table.data tbody tr").first).to_contain_text("Quade Proposition Services")
