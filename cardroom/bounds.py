@@ -120,7 +120,8 @@ def text_problem(text: str) -> str | None:
 
 def storable(text: str) -> str:
     """``text`` with what PostgreSQL refuses escaped: NUL as ``\\x00``, a lone surrogate as
-    ``\\udXXX`` (for records that must be written whatever was sent: the audit trail)."""
+    ``\\udc80`` and the like (for records that must be written whatever was sent: the
+    audit trail)."""
     if text_problem(text) is None:
         return text
     text = text.replace("\x00", "\\x00")
