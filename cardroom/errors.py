@@ -63,6 +63,7 @@ class Rule(StrEnum):
     PLAYER_NUMBER = "floor.player_number", "3.3"
     KNOWN_PLAYER = "floor.known_player", "3.3"
     TABLE_NAME = "floor.table_name", "3.3"
+    IDENTIFICATION = "floor.identification", "3.3"
     OPTIONS = "options.sheet", "3.4"
     GAME = "floor.game", "3.5"
     WAITLIST_ONCE = "waitlist.once", "3.6"
@@ -70,6 +71,9 @@ class Rule(StrEnum):
     WAITLIST_CALL = "waitlist.call", "3.6"
     WAITLIST_CALL_IN = "waitlist.call_in", "3.6"
     WAITLIST_POLICY = "waitlist.policy", "3.6"
+    WAITLIST_STAKES = "waitlist.stakes", "3.6"
+    SEAT_HOLD = "seats.hold", "3.6"
+    CLOSED_TABLE = "floor.closed_table", "3.7"
     # 4. Wagers
     ANTE_BLIND = "wagers.ante_blind", "4.1"
     BAD_BEAT = "wagers.bad_beat", "4.2"
@@ -148,6 +152,13 @@ class State(StrEnum):
     WAITING = "waiting", "On the list, waiting"
     CALLED = "called", "Called for a seat"
     NOT_LISTED = "not_listed", "Not on this list"
+    NOBODY_TO_CALL = "nobody_to_call", "Nobody on the list can be called"
+    # A seat
+    SEAT_TAKEN = "seat_taken", "The seat is taken"
+    SEAT_HELD = "seat_held", "The seat is held for a player who stepped away"
+    # A table
+    TABLE_CLOSED = "table_closed", "The table is closed"
+    TABLE_OPEN = "table_open", "The table is open"
     # The player-dealer button between hands
     ROUND_IN_PLAY = "round_in_play", "A round is in play"
     NO_PLAYERS = "no_players", "No player is seated"

@@ -4,7 +4,10 @@ The floor's history (option changes, seatings, games, offers, rounds and their
 transitions, hands and decisions) is read-only here: it is written only by the
 services, which record who did what and when. Tables are read-only too: their
 options change only through ``change_table_options``, which logs every change.
-Players and TPPP registrations are the only records edited here.
+Players and TPPP registrations are the only records edited here; a player's identification
+is shown (the number masked, docs/rules.md §3.3) but recorded and corrected only through
+``create_player`` and ``update_player_identification`` (the console's players page, the API),
+which check it and leave the change on the staff-action trail.
 """
 
 from __future__ import annotations
@@ -19,13 +22,19 @@ from tables.models import (
     HandDecision,
     OfferRound,
     Player,
+    PlayerIdentificationChange,
     Round,
     RoundTransition,
+    SeatHold,
     Seating,
     Table,
     TableOptionChange,
     TPPPRegistration,
+    Waitlist,
+    WaitlistEvent,
+    WaitlistPolicyChange,
 )
+from tables.rules.identity import masked
 
 
 class ReadOnlyAdminMixin:
@@ -53,6 +62,8 @@ class ReadOnlyTabularInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 # --- Players ----------------------------------------------------------------------------
 
+IDENTIFICATION = ["id_type", "id_number_masked", "id_issued_by", "date_of_birth"]
+
 
 class TPPPRegistrationInline(admin.StackedInline):
     model = TPPPRegistration
@@ -63,12 +74,17 @@ class TPPPRegistrationInline(admin.StackedInline):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["player_number", "name", "is_tppp", "created_at"]
+    list_display = ["player_number", "name", "is_tppp", "id_type", "id_number_masked", "created_at"]
     list_filter = [("tppp", admin.EmptyFieldListFilter)]
     search_fields = ["player_number", "name", "tppp__business_name", "tppp__badge_number"]
     list_select_related = ["tppp"]
-    readonly_fields = ["created_at"]
+    fields = ["player_number", "name", "created_at", *IDENTIFICATION]
+    readonly_fields = ["created_at", *IDENTIFICATION]
     inlines = [TPPPRegistrationInline]
+
+    @admin.display(description="ID number")
+    def id_number_masked(self, player: Player) -> str:
+        return player.id_number_masked
 
     @admin.display(boolean=True, description="TPPP")
     def is_tppp(self, player: Player) -> bool:
@@ -286,3 +302,68 @@ class HandDecisionAdmin(ReadOnlyAdmin):
     search_fields = ["hand__player__name", "by__username"]
     list_select_related = ["hand__round__table", "by"]
     date_hierarchy = "at"
+
+
+# --- Waitlists and seat holds: read only (written by the services, docs/rules.md §3.6) ------
+
+
+class WaitlistPolicyChangeInline(ReadOnlyTabularInline):
+    model = WaitlistPolicyChange
+    fields = ["at", "by", "response_seconds", "call_in_seconds", "pass_over"]
+
+
+@admin.register(Waitlist)
+class WaitlistAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "response_seconds", "call_in_seconds", "pass_over", "created_at"]
+    search_fields = ["minimum_cents", "maximum_cents"]
+    inlines = [WaitlistPolicyChangeInline]
+
+
+@admin.register(WaitlistPolicyChange)
+class WaitlistPolicyChangeAdmin(ReadOnlyAdmin):
+    list_display = ["waitlist", "at", "by", "response_seconds", "call_in_seconds", "pass_over"]
+    search_fields = ["by__username"]
+    list_select_related = ["waitlist", "by"]
+
+
+@admin.register(WaitlistEvent)
+class WaitlistEventAdmin(ReadOnlyAdmin):
+    list_display = ["at", "waitlist", "kind", "player", "table", "seat", "by"]
+    list_filter = ["kind", "waitlist"]
+    search_fields = ["player__name", "player__player_number", "by__username"]
+    list_select_related = ["waitlist", "player", "table", "by"]
+    date_hierarchy = "at"
+
+
+@admin.register(SeatHold)
+class SeatHoldAdmin(ReadOnlyAdmin):
+    list_display = ["table", "seat", "player", "held_at", "until", "ended_at", "end"]
+    list_filter = ["end", ("ended_at", admin.EmptyFieldListFilter)]
+    search_fields = ["player__name", "player__player_number", "table__name"]
+    list_select_related = ["table", "player"]
+    date_hierarchy = "held_at"
+
+
+@admin.register(PlayerIdentificationChange)
+class PlayerIdentificationChangeAdmin(ReadOnlyAdmin):
+    """Corrections of players' identification, the numbers masked."""
+
+    list_display = ["changed_at", "player", "changed_by", "replaced", "recorded"]
+    fields = ["changed_at", "player", "changed_by", "replaced", "recorded"]
+    readonly_fields = fields
+    search_fields = ["player__name", "player__player_number", "changed_by__username"]
+    list_select_related = ["player", "changed_by"]
+    date_hierarchy = "changed_at"
+
+    @staticmethod
+    def _shown(values: dict) -> str:
+        shown = {**values, "id_number": masked(values.get("id_number") or "")}
+        return ", ".join(f"{name}: {value or '-'}" for name, value in shown.items())
+
+    @admin.display(description="replaced")
+    def replaced(self, change: PlayerIdentificationChange) -> str:
+        return self._shown(change.old_value)
+
+    @admin.display(description="recorded")
+    def recorded(self, change: PlayerIdentificationChange) -> str:
+        return self._shown(change.new_value)

@@ -27,6 +27,30 @@ def round_in_play_error(round_: Round, *, action: str) -> StateError:
     )
 
 
+def table_closed_error(table: Table, *, action: str) -> StateError:
+    """``action`` (e.g. "a player sits") waits until a floor supervisor reopens the table."""
+    return StateError(
+        f"{table} is closed; a floor supervisor reopens it before {action}",
+        state=State.TABLE_CLOSED,
+        rule=Rule.CLOSED_TABLE,
+    )
+
+
+def require_table_open(table: Table, *, action: str) -> None:
+    """A closed table seats no one, opens no game and takes no chips (docs/rules.md §3.7)."""
+    if table.closed_at is not None:
+        raise table_closed_error(table, action=action)
+
+
+def require_closable(table: Table, round_: Round | None) -> None:
+    """A table closes once, between hands (docs/rules.md §3.7)."""
+    if table.closed_at is not None:
+        raise StateError(
+            f"{table} is already closed", state=State.TABLE_CLOSED, rule=Rule.CLOSED_TABLE
+        )
+    require_no_round_in_play(round_, action="a table closes")
+
+
 def require_open_game(table: Table, game: Game | None) -> Game:
     if game is None:
         raise no_game_error(table)

@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 
 from cardroom.errors import ACTIVE_ROUND_STATES, ROUND_STATES, State
+from cardroom.money import dollar_range
 from tables.rules.decisions import (
     DEFAULT_PREFLOP_MULTIPLES,
     Action,
@@ -19,9 +20,12 @@ from tables.rules.decisions import (
     DecisionRecord,
     Street,
 )
+from tables.rules.identity import board_name, masked
 from tables.rules.rotation import BankedHand
 from tables.rules.seats import SEATS, seat_label
 from tables.rules.visibility import CardKind, card_visible
+from tables.rules.waitlist import Kind as WaitlistKind
+from tables.rules.waitlist import PassOver
 
 SEAT_NUMBERS = [(seat, seat_label(seat)) for seat in SEATS]
 ROUND_STATE_CHOICES = [(state.value, state.label) for state in ROUND_STATES]
@@ -39,18 +43,75 @@ def default_bad_beat_paytable() -> str:
     return "option-1"
 
 
+class IdType(models.TextChoices):
+    """The identification a currency transaction log records (docs/rules.md §3.3)."""
+
+    DRIVER_LICENSE = "driver_license", "Driver's license"
+    STATE_ID = "state_id", "State ID card"
+    PASSPORT = "passport", "Passport"
+    MILITARY_ID = "military_id", "Military ID"
+    PERMANENT_RESIDENT = "permanent_resident", "Permanent resident card"
+    OTHER = "other", "Other government ID"
+
+
 class Player(models.Model):
-    """A patron known to the cardroom. Staff are users, never players."""
+    """A patron known to the cardroom. Staff are users, never players.
+
+    The identification fields are what a Title 31 currency transaction log needs; the
+    number is shown masked everywhere but the player's own record (``id_number_masked``).
+    """
 
     player_number = models.CharField(max_length=32, unique=True)
     name = models.CharField(max_length=200)
     created_at = models.DateTimeField()
+    id_type = models.CharField(max_length=32, choices=IdType.choices, blank=True)
+    id_number = models.CharField(max_length=64, blank=True)
+    id_issued_by = models.CharField(max_length=64, blank=True)  # the state or country
+    date_of_birth = models.DateField(null=True, blank=True)
 
     class Meta:
         ordering = ["player_number"]
+        constraints = [
+            # An ID number is recorded with its type, and a type with its number.
+            models.CheckConstraint(
+                condition=Q(id_type="", id_number="") | (~Q(id_type="") & ~Q(id_number="")),
+                name="player_id_type_with_number",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} (#{self.player_number})"
+
+    @property
+    def id_number_masked(self) -> str:
+        """The ID number with all but its last four characters hidden."""
+        return masked(self.id_number)
+
+    @property
+    def board_name(self) -> str:
+        """How the table board names the player ("Maria G.")."""
+        return board_name(self.name)
+
+
+class PlayerIdentificationChange(models.Model):
+    """A correction of a player's identification: who, when, the values it replaced and
+    those it recorded (history, never edited; the numbers are shown masked)."""
+
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="identification_changes"
+    )
+    changed_at = models.DateTimeField()
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    old_value = models.JSONField()
+    new_value = models.JSONField()
+
+    class Meta:
+        ordering = ["changed_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} identification changed {self.changed_at:%Y-%m-%d %H:%M}"
 
 
 class TPPPRegistration(models.Model):
@@ -90,6 +151,11 @@ class Table(models.Model):
     rotation_window_minutes = models.PositiveSmallIntegerField(null=True, blank=True, default=40)
     min_non_tppp_dealers_in_window = models.PositiveSmallIntegerField(default=2)
     created_at = models.DateTimeField()
+    # A closed table takes no players and opens no game until it is reopened.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["name"]
@@ -480,3 +546,146 @@ def reached_showdown(round_ref: str = "pk") -> Exists:
     return Exists(
         RoundTransition.objects.filter(round=OuterRef(round_ref), to_state=State.SHOWDOWN)
     )
+
+
+class Waitlist(models.Model):
+    """The list for one stakes (a table's limits) and its policy (docs/rules.md §3.6).
+
+    Who is on it, in what order, and who is called is never stored: it is the replay of its
+    events (``WaitlistEvent``). The policy in force is here; every change of it is a
+    ``WaitlistPolicyChange`` (the first recorded when the list is opened), so a replay
+    applies each event under the policy of its time.
+    """
+
+    minimum_cents = models.PositiveIntegerField()
+    maximum_cents = models.PositiveIntegerField()
+    response_seconds = models.PositiveIntegerField(default=180)
+    call_in_seconds = models.PositiveIntegerField(default=1800)
+    pass_over = models.CharField(
+        max_length=16,
+        choices=[(p.value, p.value.replace("_", " ")) for p in PassOver],
+        default=PassOver.KEEP_PLACE,
+    )
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    # The list was empty after this event (its id): a replay starts after it, so a list's
+    # cost does not grow with its history. Kept by the services; a replay from the first
+    # event gives the same list (tests/tables/services/test_waitlists.py proves it).
+    empty_after_event = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["minimum_cents", "maximum_cents"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["minimum_cents", "maximum_cents"], name="one_waitlist_per_stakes"
+            ),
+            models.CheckConstraint(
+                condition=Q(response_seconds__gte=60, call_in_seconds__gte=60),
+                name="waitlist_timers_at_least_a_minute",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return dollar_range(self.minimum_cents, self.maximum_cents)
+
+
+class WaitlistPolicyChange(models.Model):
+    """The policy a list took from ``at`` on: who set it, when (history, never edited)."""
+
+    waitlist = models.ForeignKey(Waitlist, on_delete=models.PROTECT, related_name="policies")
+    at = models.DateTimeField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    response_seconds = models.PositiveIntegerField()
+    call_in_seconds = models.PositiveIntegerField()
+    pass_over = models.CharField(max_length=16)
+    # The list's last event when the policy changed (none: the list was new): the policy
+    # applies to the events recorded after it.
+    after_event = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.waitlist} policy from {self.at:%Y-%m-%d %H:%M}"
+
+
+WAITLIST_KINDS = [(k.value, k.value.replace("_", " ")) for k in WaitlistKind]
+
+
+class WaitlistEvent(models.Model):
+    """One change to a list: what, whose, when and by whom (``by`` empty: the clock, a
+    call not answered in time or a call-in not checked in). History, never edited."""
+
+    waitlist = models.ForeignKey(Waitlist, on_delete=models.PROTECT, related_name="events")
+    kind = models.CharField(max_length=16, choices=WAITLIST_KINDS)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="waitlist_events")
+    at = models.DateTimeField()
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    by_phone = models.BooleanField(default=False)
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="waitlist_events"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_NUMBERS)
+    skipped = models.JSONField(default=list, blank=True)  # CALLED: players ahead not called
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [models.Index(fields=["waitlist", "at", "id"], name="waitlist_event_order")]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(kind__in=["called", "seated"], table__isnull=False, seat__isnull=False)
+                    | (~Q(kind__in=["called", "seated"]) & Q(table__isnull=True, seat__isnull=True))
+                ),
+                name="waitlist_event_seat_for_calls_and_seating",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.waitlist} {self.kind} player {self.player_id} at {self.at:%H:%M:%S}"
+
+
+class HoldEnd(models.TextChoices):
+    RETURNED = "returned", "The player came back"
+    PICKED_UP = "picked_up", "Picked up: the seat went to the list"
+    LEFT = "left", "The player left the seat"
+
+
+class SeatHold(models.Model):
+    """A seated player stepped away: their seat is held until ``until``. Once it has run
+    out the seat is offered to the list; it ends when the player comes back, leaves, or is
+    picked up for the player called to the seat."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="holds")
+    seat = models.PositiveSmallIntegerField(choices=SEAT_NUMBERS)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="holds")
+    held_at = models.DateTimeField()
+    until = models.DateTimeField()
+    held_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    end = models.CharField(max_length=16, choices=HoldEnd.choices, blank=True)
+
+    class Meta:
+        ordering = ["held_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "seat"],
+                condition=Q(ended_at__isnull=True),
+                name="one_hold_per_seat",
+            ),
+            models.CheckConstraint(
+                condition=Q(until__gt=models.F("held_at")), name="hold_ends_later"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.seat} held for {self.player} until {self.until:%H:%M}"

@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Max, Prefetch, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from cardroom.clock import now
 from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State, StateError
 from cardroom.filtering import filter_queryset
+from cardroom.money import dollar_range
 from tables import options as table_options
 from tables.filters import GameFilter, OfferRoundFilter, PlayerFilter, SeatingFilter
 from tables.guards import no_game_error, round_in_play_error
@@ -34,10 +35,15 @@ from tables.models import (
     OfferRoundStatus,
     Player,
     Round,
+    SeatHold,
     Seating,
     Table,
     TableOptionChange,
+    Waitlist,
+    WaitlistEvent,
+    WaitlistPolicyChange,
 )
+from tables.rules import waitlist as waitlist_rules
 from tables.rules.counters import HOUR, Counters, table_counters, window_limit_at
 from tables.rules.rotation import (
     BankedHand,
@@ -49,6 +55,7 @@ from tables.rules.rotation import (
     offer_order,
     offers_start_at,
 )
+from tables.rules.seats import SEATS
 
 Filters = Mapping[str, Any] | None
 
@@ -98,8 +105,9 @@ def active_round(table: Table) -> Round | None:
 
 
 def table_list() -> QuerySet[Table]:
-    """Every table with its seated players, open game and round in play (four queries)."""
-    return Table.objects.prefetch_related(
+    """Every table with who closed it, its seated players, open game and round in play (four
+    queries)."""
+    return Table.objects.select_related("closed_by").prefetch_related(
         Prefetch("seatings", queryset=_active_seatings(), to_attr="seated"),
         Prefetch("games", queryset=Game.objects.filter(ended_at__isnull=True), to_attr="open"),
         Prefetch(
@@ -528,3 +536,279 @@ def floor_counters(
 def table_floor_counters(*, table_id: int, moment: datetime) -> Counters | None:
     """One table's counters (``floor_counters``), or None with no game open."""
     return floor_counters(list(table_list().filter(pk=table_id)), moment).get(table_id)
+
+
+# --- Waitlists and seat holds (docs/rules.md §3.6) ---------------------------------------
+
+
+def waitlist_policy(row: Waitlist | WaitlistPolicyChange) -> waitlist_rules.Policy:
+    """The policy a list row (in force now) or one of its policy changes records."""
+    return waitlist_rules.Policy(
+        response=timedelta(seconds=row.response_seconds),
+        call_in=timedelta(seconds=row.call_in_seconds),
+        pass_over=waitlist_rules.PassOver(row.pass_over),
+    )
+
+
+def rule_event(event: WaitlistEvent) -> waitlist_rules.Event:
+    return waitlist_rules.Event(
+        kind=waitlist_rules.Kind(event.kind),
+        player=event.player_id,
+        at=event.at,
+        by_phone=event.by_phone,
+        table=event.table_id,
+        seat=event.seat,
+        skipped=tuple(event.skipped or ()),
+    )
+
+
+def replay_waitlist(
+    events: Sequence[WaitlistEvent], changes: Sequence[WaitlistPolicyChange]
+) -> waitlist_rules.Waitlist:
+    """What ``events`` make of a list, each applied under the policy in force when it was
+    recorded (``changes`` in the order they were made)."""
+    state = waitlist_rules.Waitlist()
+    policies = [(change.after_event or 0, waitlist_policy(change)) for change in changes]
+    index, policy = 0, waitlist_rules.Policy()
+    for event in events:
+        while index < len(policies) and policies[index][0] < event.pk:
+            policy = policies[index][1]
+            index += 1
+        state = waitlist_rules.apply(state, rule_event(event), policy)
+    return state
+
+
+@dataclass(frozen=True)
+class OpenSeat:
+    """A seat a list's player may be called to: empty, or held past its time."""
+
+    table: Table
+    seat: int
+    hold: SeatHold | None = None  # run out: the absent player is picked up first
+    called: int | None = None  # the player called for it, if any
+
+
+@dataclass(frozen=True)
+class ListView:
+    """A list as it is now: its row and policy, the recorded state, what the clock has made
+    due and not yet recorded (``due``), the state with it (``now``), the players, the seats
+    it may fill, and who would be called to each."""
+
+    waitlist: Waitlist
+    policy: waitlist_rules.Policy
+    recorded: waitlist_rules.Waitlist
+    due: tuple[waitlist_rules.Event, ...]
+    now: waitlist_rules.Waitlist
+    players: Mapping[int, Player]
+    tables: tuple[Table, ...] = ()
+    open_seats: tuple[OpenSeat, ...] = ()
+    seated_at_stakes: frozenset[int] = frozenset()
+
+    @property
+    def entries(self) -> tuple[waitlist_rules.Entry, ...]:
+        return self.now.entries
+
+    def player(self, player_id: int) -> Player:
+        return self.players[player_id]
+
+
+def _list_rows(ids: Sequence[int] | None) -> list[Waitlist]:
+    rows = Waitlist.objects.all()
+    if ids is not None:
+        rows = rows.filter(pk__in=ids)
+    return list(rows.order_by("minimum_cents", "maximum_cents", "id"))
+
+
+def waitlist_views(
+    *, ids: Sequence[int] | None = None, moment: datetime | None = None, seats: bool = True
+) -> list[ListView]:
+    """Every list (or those of ``ids``) as it is at ``moment``: a fixed number of queries
+    whatever the number of lists, players and tables (each list replays its events from the
+    last time it was empty)."""
+    moment = moment or now()
+    rows = _list_rows(ids)
+    if not rows:
+        return []
+    events: dict[int, list[WaitlistEvent]] = {row.pk: [] for row in rows}
+    changes: dict[int, list[WaitlistPolicyChange]] = {row.pk: [] for row in rows}
+    since = Q()
+    for row in rows:
+        since |= Q(waitlist_id=row.pk, id__gt=row.empty_after_event or 0)
+    for event in WaitlistEvent.objects.filter(since).order_by("at", "id"):
+        events[event.waitlist_id].append(event)
+    for change in WaitlistPolicyChange.objects.filter(waitlist__in=rows).order_by("at", "id"):
+        changes[change.waitlist_id].append(change)
+    states = {row.pk: replay_waitlist(events[row.pk], changes[row.pk]) for row in rows}
+    player_ids = {e.player for state in states.values() for e in state.entries}
+    players = Player.objects.in_bulk(player_ids)
+    open_seats: dict[tuple[int, int], list[OpenSeat]] = {}
+    tables: dict[tuple[int, int], list[Table]] = {}
+    seated_at: dict[tuple[int, int], set[int]] = {}
+    if seats:
+        tables, open_seats, seated_at = _seats_by_stakes(moment)
+    views = []
+    for row in rows:
+        policy = waitlist_policy(row)
+        recorded = states[row.pk]
+        due = tuple(waitlist_rules.due(recorded, moment, policy))
+        current = recorded
+        for event in due:
+            current = waitlist_rules.apply(current, event, policy)
+        stakes = (row.minimum_cents, row.maximum_cents)
+        calls = {(e.call.table, e.call.seat): e.player for e in current.entries if e.call}
+        views.append(
+            ListView(
+                waitlist=row,
+                policy=policy,
+                recorded=recorded,
+                due=due,
+                now=current,
+                players=players,
+                tables=tuple(tables.get(stakes, ())),
+                open_seats=tuple(
+                    OpenSeat(s.table, s.seat, s.hold, calls.get((s.table.pk, s.seat)))
+                    for s in open_seats.get(stakes, ())
+                ),
+                seated_at_stakes=frozenset(seated_at.get(stakes, ())),
+            )
+        )
+    return views
+
+
+def waitlist_view(*, waitlist_id: int, moment: datetime | None = None) -> ListView:
+    views = waitlist_views(ids=[waitlist_id], moment=moment)
+    if not views:
+        raise Waitlist.DoesNotExist(f"no waitlist {waitlist_id}")
+    return views[0]
+
+
+def _seats_by_stakes(moment: datetime):
+    """Open tables by stakes, the seats a list may fill at each, and who sits at each
+    stakes (three queries)."""
+    tables: dict[tuple[int, int], list[Table]] = {}
+    for table in Table.objects.filter(closed_at__isnull=True).order_by("name"):
+        tables.setdefault((table.minimum_cents, table.maximum_cents), []).append(table)
+    by_id = {t.pk: t for ts in tables.values() for t in ts}
+    taken: dict[int, dict[int, int]] = {}
+    seated_at: dict[tuple[int, int], set[int]] = {}
+    for seat in Seating.objects.filter(left_at__isnull=True, table__in=by_id):
+        taken.setdefault(seat.table_id, {})[seat.seat] = seat.player_id
+        table = by_id[seat.table_id]
+        seated_at.setdefault((table.minimum_cents, table.maximum_cents), set()).add(seat.player_id)
+    holds = {
+        (h.table_id, h.seat): h
+        for h in SeatHold.objects.filter(ended_at__isnull=True, table__in=by_id)
+    }
+    open_seats: dict[tuple[int, int], list[OpenSeat]] = {}
+    for stakes, stake_tables in tables.items():
+        for table in stake_tables:
+            for seat in SEATS:
+                hold = holds.get((table.pk, seat))
+                if seat in taken.get(table.pk, {}) and not (hold and hold.until <= moment):
+                    continue
+                open_seats.setdefault(stakes, []).append(OpenSeat(table, seat, hold))
+    return tables, open_seats, seated_at
+
+
+def seat_holds(*, table_ids: Sequence[int] | None = None) -> list[SeatHold]:
+    """The holds in force (not ended), run out or not."""
+    holds = SeatHold.objects.filter(ended_at__isnull=True).select_related("player", "table")
+    if table_ids is not None:
+        holds = holds.filter(table_id__in=table_ids)
+    return list(holds.order_by("table__name", "seat"))
+
+
+def waitlist_event_list(*, waitlist_id: int) -> QuerySet[WaitlistEvent]:
+    """A list's whole history, in the order it was recorded."""
+    return (
+        WaitlistEvent.objects.filter(waitlist_id=waitlist_id)
+        .select_related("player", "by", "table")
+        .order_by("at", "id")
+    )
+
+
+# --- The table board (a TV in the room: stakes, seats, lists, calls; no full names) ------
+
+
+@dataclass(frozen=True)
+class BoardTable:
+    name: str
+    seated: int
+    open_seats: int
+    game_open: bool
+
+
+@dataclass(frozen=True)
+class BoardCall:
+    name: str  # the board name ("Maria G."), never the full name
+    table: str
+    seat: int
+    answer_by: datetime
+
+
+@dataclass(frozen=True)
+class BoardStakes:
+    minimum_cents: int
+    maximum_cents: int
+    tables: tuple[BoardTable, ...] = ()
+    has_list: bool = False
+    waiting: tuple[str, ...] = ()  # board names, in list order
+    calls: tuple[BoardCall, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return dollar_range(self.minimum_cents, self.maximum_cents)
+
+
+def table_board(*, moment: datetime | None = None) -> list[BoardStakes]:
+    """What the room's table board shows, by stakes: the open tables (seated players, open
+    seats, game running), each list's players in order by their board names, and who is
+    being called to which seat. A fixed number of queries whatever the size (the lists'
+    own, then one for the tables)."""
+    moment = moment or now()
+    views = waitlist_views(moment=moment, seats=False)
+    tables = (
+        Table.objects.filter(closed_at__isnull=True)
+        .annotate(
+            seated_count=Count("seatings", filter=Q(seatings__left_at__isnull=True), distinct=True),
+            open_games=Count("games", filter=Q(games__ended_at__isnull=True), distinct=True),
+        )
+        .order_by("minimum_cents", "maximum_cents", "name")
+    )
+    by_stakes: dict[tuple[int, int], list[BoardTable]] = {}
+    names: dict[int, str] = {}
+    for table in tables:
+        names[table.pk] = table.name
+        by_stakes.setdefault((table.minimum_cents, table.maximum_cents), []).append(
+            BoardTable(
+                name=table.name,
+                seated=table.seated_count,
+                open_seats=max(len(SEATS) - table.seated_count, 0),
+                game_open=table.open_games > 0,
+            )
+        )
+    lists = {(v.waitlist.minimum_cents, v.waitlist.maximum_cents): v for v in views}
+    board = []
+    for stakes in sorted(set(by_stakes) | set(lists)):
+        view = lists.get(stakes)
+        entries = view.now.entries if view else ()
+        board.append(
+            BoardStakes(
+                minimum_cents=stakes[0],
+                maximum_cents=stakes[1],
+                tables=tuple(by_stakes.get(stakes, ())),
+                has_list=view is not None,
+                waiting=tuple(view.player(e.player).board_name for e in entries),
+                calls=tuple(
+                    BoardCall(
+                        name=view.player(e.player).board_name,
+                        table=names.get(e.call.table, ""),
+                        seat=e.call.seat,
+                        answer_by=e.call.answer_by,
+                    )
+                    for e in entries
+                    if e.call is not None
+                ),
+            )
+        )
+    return board

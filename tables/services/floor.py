@@ -12,28 +12,76 @@ from django.utils import timezone
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
 from tables import options as table_options
-from tables.guards import require_no_round_in_play, require_open_game
+from tables.guards import (
+    require_closable,
+    require_no_round_in_play,
+    require_open_game,
+    require_table_open,
+)
 from tables.models import (
     ButtonOffer,
     Game,
     GameEndReason,
+    HoldEnd,
+    IdType,
     OfferAnswer,
     OfferRound,
     OfferRoundStatus,
     Player,
+    PlayerIdentificationChange,
+    SeatHold,
     Seating,
     Table,
     TableOptionChange,
     TPPPRegistration,
 )
+from tables.rules.identity import require_identification
 from tables.rules.rotation import tppp_excess
 from tables.rules.seats import require_seat
 from tables.selectors import active_round, open_game
 
+from . import listing
 from .locks import lock_table
 
+IDENTIFICATION_FIELDS = ("id_type", "id_number", "id_issued_by", "date_of_birth")
 
-def create_player(*, player_number: str, name: str, tppp: dict[str, Any] | None = None) -> Player:
+
+def _identification(values: dict[str, Any], *, registered_on: date) -> dict[str, Any]:
+    """The identification fields of ``values`` (blank when missing), checked as a whole
+    (docs/rules.md §3.3, ``floor.identification``)."""
+    fields = {name: (values.get(name) or "").strip() for name in IDENTIFICATION_FIELDS[:3]}
+    fields["date_of_birth"] = values.get("date_of_birth")
+    require_identification(
+        **fields,
+        types=IdType.values,
+        today=timezone.localdate(now()),
+        registered_on=registered_on,
+    )
+    return fields
+
+
+def create_player(
+    *,
+    player_number: str,
+    name: str,
+    tppp: dict[str, Any] | None = None,
+    id_type: str = "",
+    id_number: str = "",
+    id_issued_by: str = "",
+    date_of_birth: date | None = None,
+) -> Player:
+    """A new player, with a TPPP's registration and the identification a currency
+    transaction log needs (both optional)."""
+    moment = now()
+    identification = _identification(
+        {
+            "id_type": id_type,
+            "id_number": id_number,
+            "id_issued_by": id_issued_by,
+            "date_of_birth": date_of_birth,
+        },
+        registered_on=timezone.localdate(moment),
+    )
     with transaction.atomic():
         if Player.objects.filter(player_number=player_number).exists():
             raise RuleError(
@@ -41,10 +89,49 @@ def create_player(*, player_number: str, name: str, tppp: dict[str, Any] | None 
                 rule=Rule.PLAYER_NUMBER,
                 field="player_number",
             )
-        player = Player.objects.create(player_number=player_number, name=name, created_at=now())
+        player = Player.objects.create(
+            player_number=player_number, name=name, created_at=moment, **identification
+        )
         if tppp:
             TPPPRegistration.objects.create(player=player, **tppp)
         return player
+
+
+def update_player_identification(*, player_id: int, by, changes: dict[str, Any]) -> Player:
+    """A supervisor records or corrects a player's identification: the fields in
+    ``changes`` replace the recorded ones, and the result is checked as a whole (the age
+    on the day the player was registered). The request is on the staff-action trail
+    (``console.audit``, the number masked); the values replaced and recorded are kept as a
+    ``PlayerIdentificationChange`` (history: a correction never erases what it replaced)."""
+    unknown = set(changes) - set(IDENTIFICATION_FIELDS)
+    if unknown:
+        name = sorted(unknown)[0]
+        raise RuleError(
+            f"{name} is not an identification field", rule=Rule.IDENTIFICATION, field=name
+        )
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player_id)
+        recorded = {name: getattr(player, name) for name in IDENTIFICATION_FIELDS}
+        identification = _identification(
+            {**recorded, **changes}, registered_on=timezone.localdate(player.created_at)
+        )
+        for name, value in identification.items():
+            setattr(player, name, value)
+        player.save(update_fields=list(IDENTIFICATION_FIELDS))
+        if identification != recorded:
+            PlayerIdentificationChange.objects.create(
+                player=player,
+                changed_at=now(),
+                changed_by=by,
+                old_value=_as_record(recorded),
+                new_value=_as_record(identification),
+            )
+        return player
+
+
+def _as_record(values: dict[str, Any]) -> dict[str, Any]:
+    date_of_birth = values.get("date_of_birth")
+    return {**values, "date_of_birth": date_of_birth.isoformat() if date_of_birth else None}
 
 
 def create_table(*, name: str, by, options: dict[str, Any] | None = None) -> Table:
@@ -103,6 +190,7 @@ def _tppp_badge_valid(player: Player, on: date) -> bool | None:
 def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
     with transaction.atomic():
         table = lock_table(table_id)
+        require_table_open(table, action="a player sits")
         require_seat(seat)
         player = Player.objects.select_related("tppp").filter(pk=player_id).first()
         if player is None:
@@ -136,7 +224,7 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
                 raise breach.rule_error(field="player")
         try:
             with transaction.atomic():
-                return Seating.objects.create(
+                seating = Seating.objects.create(
                     table=table,
                     seat=seat,
                     player=player,
@@ -148,6 +236,9 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
             raise RuleError(
                 f"seat {seat} or player is already taken", rule=Rule.SEATS, field="seat"
             ) from None
+        # A player who takes a seat leaves every waitlist they are on (docs/rules.md §3.6).
+        listing.seated(seating, by=by, moment=moment)
+        return seating
 
 
 def unseat_player(*, table_id: int, seat: int, by) -> Seating:
@@ -176,10 +267,23 @@ def unseat_player(*, table_id: int, seat: int, by) -> Seating:
                 )
         moment = now()
         _release_button(table, seating, moment)
+        _end_hold(seating, by, moment)
         seating.left_at = moment
         seating.unseated_by = by
         seating.save(update_fields=["left_at", "unseated_by"])
         return seating
+
+
+def _end_hold(seating: Seating, by, moment) -> None:
+    """A held seat's player leaves: picked up once the hold ran out, or left before."""
+    hold = SeatHold.objects.filter(
+        table_id=seating.table_id, seat=seating.seat, ended_at__isnull=True
+    ).first()
+    if hold is not None:
+        hold.ended_at = moment
+        hold.ended_by = by
+        hold.end = HoldEnd.PICKED_UP if hold.until <= moment else HoldEnd.LEFT
+        hold.save(update_fields=["ended_at", "ended_by", "end"])
 
 
 def _release_button(table: Table, seating: Seating, moment) -> None:
@@ -203,6 +307,7 @@ def _release_button(table: Table, seating: Seating, moment) -> None:
 def open_game_at(*, table_id: int, first_offer_seat: int, by) -> Game:
     with transaction.atomic():
         table = lock_table(table_id)
+        require_table_open(table, action="a game opens")
         if open_game(table) is not None:
             raise StateError(
                 f"a game is already open at {table}", state=State.GAME_OPEN, rule=Rule.GAME
@@ -237,3 +342,47 @@ def close_game(*, table_id: int, by, detail: str = "") -> Game:
         game = require_open_game(table, open_game(table))
         require_no_round_in_play(active_round(table), action="a game closes")
         return end_game(game, by=by, reason=GameEndReason.CLOSED, detail=detail)
+
+
+def mark_table_closed(*, table_id: int, by) -> Table:
+    """The floor's last step of closing a table (docs/rules.md §3.7): with no round in play,
+    no game open and nobody seated, the table is recorded as closed, by whom and when. The
+    game and the seats are ended first, the chips settled, by the money layer's
+    ``wagers.services.closing.close_table`` in the same transaction."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        require_closable(table, active_round(table))
+        if open_game(table) is not None:
+            raise StateError(
+                f"a game is open at {table}; it ends before the table closes",
+                state=State.GAME_OPEN,
+                rule=Rule.CLOSED_TABLE,
+            )
+        if Seating.objects.filter(table=table, left_at__isnull=True).exists():
+            raise StateError(
+                f"players are seated at {table}; each leaves, their chips settled, before "
+                "the table closes",
+                state=State.TABLE_OPEN,
+                rule=Rule.CLOSED_TABLE,
+            )
+        table.closed_at = now()
+        table.closed_by = by
+        table.save(update_fields=["closed_at", "closed_by"])
+        return table
+
+
+def reopen_table(*, table_id: int, by) -> Table:
+    """A floor supervisor reopens a closed table: it seats players and opens games again.
+    Who closed it and when stay on the staff-action trail."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if table.closed_at is None:
+            raise StateError(
+                f"{table} is open; only a closed table is reopened",
+                state=State.TABLE_OPEN,
+                rule=Rule.CLOSED_TABLE,
+            )
+        table.closed_at = None
+        table.closed_by = None
+        table.save(update_fields=["closed_at", "closed_by"])
+        return table

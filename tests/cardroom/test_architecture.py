@@ -23,6 +23,7 @@ PLAIN_PACKAGES = [
     "tables.rules.deck",
     "tables.rules.decisions",
     "tables.rules.hands",
+    "tables.rules.identity",
     "tables.rules.options",
     "tables.rules.paytables",
     "tables.rules.rotation",

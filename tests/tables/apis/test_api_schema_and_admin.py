@@ -12,9 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rounds import services as rounds
-from tables.models import Hand, Player, Round, TPPPRegistration
-from tables.services import button, floor
-from tests.builders.factories import TPPPRegistrationFactory, UserFactory
+from tables.models import Hand, Player, PlayerIdentificationChange, Round, TPPPRegistration
+from tables.services import button, floor, waitlists
+from tests.builders.factories import PlayerFactory, TPPPRegistrationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +58,19 @@ def some_history(on_floor, supervisor):
     rounds.decide(round_id=round_.pk, seat=2, action="play", multiple=3, by=supervisor)
     floor.change_table_options(
         table_id=on_floor.table().pk, changes={"minimum_cents": 1000}, by=supervisor
+    )
+    # A waitlist with a call, and a seat hold.
+    waitlist_table = floor.create_table(
+        name="Admin list", by=supervisor, options={"minimum_cents": 2500}
+    )
+    row = waitlists.open_waitlist(minimum_cents=2500, maximum_cents=50_000, by=supervisor)
+    waitlists.join(waitlist_id=row.pk, player_id=PlayerFactory().pk, by=supervisor)
+    waitlists.call(waitlist_id=row.pk, table_id=waitlist_table.pk, seat=1, by=supervisor)
+    seated = PlayerFactory()
+    floor.seat_player(table_id=waitlist_table.pk, seat=2, player_id=seated.pk, by=supervisor)
+    waitlists.hold_seat(table_id=waitlist_table.pk, seat=2, by=supervisor)
+    floor.update_player_identification(
+        player_id=seated.pk, by=supervisor, changes={"id_type": "passport", "id_number": "X123456"}
     )
     return round_
 
@@ -112,6 +125,34 @@ def test_players_are_edited_in_the_admin(superuser_client):
     player = Player.objects.get(player_number="ADM-1")
     assert player.created_at is not None
     assert player.tppp.business_name == "Bank Co"
+
+
+def test_the_admin_shows_the_id_number_masked_and_never_edits_it(superuser_client):
+    """Identification is recorded through the services (checked, on the audit trail); the
+    admin shows it, the number masked (docs/rules.md §3.3)."""
+    player = floor.create_player(
+        player_number="ID-1", name="Maria Garcia", id_type="passport", id_number="X12345678"
+    )
+    for url in (admin_url(Player), admin_url(Player, "change", player.pk)):
+        body = superuser_client.get(url).content.decode()
+        assert "•••••5678" in body
+        assert "X12345678" not in body
+    response = superuser_client.post(
+        admin_url(Player, "change", player.pk),
+        {
+            "player_number": "ID-1",
+            "name": "Maria Garcia",
+            "id_number": "",
+            "id_type": "",
+            "tppp-TOTAL_FORMS": "0",
+            "tppp-INITIAL_FORMS": "0",
+            "tppp-MIN_NUM_FORMS": "0",
+            "tppp-MAX_NUM_FORMS": "1",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    player.refresh_from_db()
+    assert (player.id_type, player.id_number) == ("passport", "X12345678")
 
 
 def test_player_changelist_filters_tppp_players(superuser_client):
@@ -184,3 +225,13 @@ def test_round_detail_uses_a_constant_number_of_queries(as_compliance, on_floor)
     assert queries(as_compliance, f"/api/rounds/{small.pk}/") == queries(
         as_compliance, f"/api/rounds/{big.pk}/"
     )
+
+
+def test_identification_corrections_show_numbers_masked(superuser_client, some_history):
+    change = PlayerIdentificationChange.objects.get()
+    for url in (
+        admin_url(PlayerIdentificationChange),
+        admin_url(PlayerIdentificationChange, "change", change.pk),
+    ):
+        body = superuser_client.get(url).content.decode()
+        assert "•••3456" in body and "X123456" not in body
