@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 
 from cardroom import bounds
 from cardroom.clock import now
+from tables.rules.identity import masked
 
 from .models import Outcome, StaffAction
 
@@ -40,12 +41,18 @@ def _ip(request: HttpRequest) -> str | None:
     return request.META.get("REMOTE_ADDR") or None
 
 
+def _without_secret(key: str, value):
+    key = key.lower()
+    if "password" in key or "token" in key:
+        return "***"
+    if key == "id_number":  # shown only masked, the trail included (docs/rules.md §3.3)
+        return masked(value) if isinstance(value, str) else "***"
+    return value
+
+
 def _without_secrets(value):
     if isinstance(value, dict):
-        return {
-            k: ("***" if "password" in str(k).lower() or "token" in str(k).lower() else v)
-            for k, v in value.items()
-        }
+        return {k: _without_secret(str(k), v) for k, v in value.items()}
     return value
 
 

@@ -6,6 +6,8 @@ Buy-ins and cash-outs in which currency changed hands, per patron per gaming day
   the whole cardroom exceeds $10,000 (Currency Transaction Report candidates).
 Chips bought or cashed without currency (e.g. by cheque or chips from another table) are
 not currency transactions and are left out, as the ledger's ``currency`` flag records.
+The log and the candidates name each patron's ID type and number, the number masked
+(docs/rules.md §3.3).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Abs, Coalesce
 
 from cardroom.gaming_day import gaming_day_of, gaming_day_window
+from tables.models import IdType
+from tables.rules.identity import masked
 from wagers.models import CHIP_ACCOUNT_KINDS, LedgerEntry, TransactionKind
 
 from .common import header, stream
@@ -43,9 +47,16 @@ def _entries(start, end, table_id: int | None):
     return entries
 
 
+def _id_type(value: str) -> str:
+    return IdType(value).label if value in IdType.values else value
+
+
 def _totals(entries):
     return entries.values(
-        player_number=F("account__player__player_number"), player_name=F("account__player__name")
+        player_number=F("account__player__player_number"),
+        player_name=F("account__player__name"),
+        id_type=F("account__player__id_type"),
+        id_number=F("account__player__id_number"),
     ).annotate(
         cash_in=Coalesce(
             Sum("amount_cents", filter=Q(transaction__kind=TransactionKind.BUY_IN)), 0
@@ -84,11 +95,14 @@ def _mtl(period: Period):
         .values_list(
             "transaction__at", "transaction_id", "transaction__kind", "size",
             "account__player__player_number", "account__player__name", "account__table__name",
-            "transaction__by__username",
+            "transaction__by__username", "account__player__id_type", "account__player__id_number",
         )
     )  # fmt: skip
-    for at, pk, kind, size, number, name, table, staff in stream(entries):
-        yield (gaming_day_of(at), at, number, name, DIRECTION[kind], size, table, staff, pk)
+    for at, pk, kind, size, number, name, table, staff, id_type, id_number in stream(entries):
+        yield (
+            gaming_day_of(at), at, number, name, DIRECTION[kind], size, table, staff, pk,
+            _id_type(id_type), masked(id_number),
+        )  # fmt: skip
 
 
 def _ctr(period: Period):
@@ -107,7 +121,8 @@ def _ctr(period: Period):
             ]
             yield (
                 day, row["player_number"], row["player_name"], row["cash_in"],
-                row["cash_out"], " and ".join(over),
+                row["cash_out"], " and ".join(over), _id_type(row["id_type"]),
+                masked(row["id_number"]),
             )  # fmt: skip
 
 
@@ -123,16 +138,18 @@ def build(period: Period, *, is_open: bool) -> Document:
         yield Section(
             "Multiple Transaction Log: currency transactions of $3,000 or more",
             ["gaming_day", "time", "player", "player_name", "direction", "amount_cents",
-             "table", "recorded_by", "transaction"],
+             "table", "recorded_by", "transaction", "id_type", "id_number_masked"],
             _mtl(period),
-            {"time": 25, "player": 14, "player_name": 26, "amount_cents": 14, "table": 14},
+            {"gaming_day": 10, "time": 25, "player": 14, "player_name": 20, "amount_cents": 14,
+             "table": 12, "id_type": 12, "id_number_masked": 16},
         )  # fmt: skip
         yield Section(
             "Currency Transaction Report candidates: over $10,000 in one gaming day",
-            ["gaming_day", "player", "player_name", "cash_in_cents", "cash_out_cents", "over"],
+            ["gaming_day", "player", "player_name", "cash_in_cents", "cash_out_cents", "over",
+             "id_type", "id_number_masked"],
             _ctr(period),
             {"player": 14, "player_name": 26, "cash_in_cents": 14, "cash_out_cents": 14,
-             "over": 20},
+             "over": 20, "id_type": 24, "id_number_masked": 16},
         )  # fmt: skip
 
     extra = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from cardroom.api import Timestamp, username_field
-from tables.models import DealMode
+from tables.models import DealMode, IdType
 
 
 class PlayerSummarySerializer(serializers.Serializer):
@@ -40,6 +40,18 @@ class PlayerSerializer(serializers.Serializer):
     created_at = Timestamp()
     is_tppp = serializers.SerializerMethodField()
     tppp = TPPPSerializer(allow_null=True, default=None)
+    # The identification (docs/rules.md §3.3): the number only ever masked.
+    id_type = serializers.ChoiceField(
+        choices=[("", "not recorded"), *IdType.choices], allow_blank=True
+    )
+    id_number_masked = serializers.CharField(
+        allow_blank=True,
+        help_text="the ID number, all but its last four characters hidden; empty: none recorded",
+    )
+    id_issued_by = serializers.CharField(
+        allow_blank=True, help_text="the state or country that issued the ID"
+    )
+    date_of_birth = serializers.DateField(allow_null=True)
 
     def get_is_tppp(self, player) -> bool:
         return getattr(player, "tppp", None) is not None

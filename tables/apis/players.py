@@ -1,4 +1,5 @@
-"""Players: the cardroom's patrons, some of them registered TPPP players."""
+"""Players: the cardroom's patrons, some of them registered TPPP players, and their
+identification (docs/rules.md §3.3: the number is taken in full and shown only masked)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.api import (
-    READ,
     READ_ERRORS,
     SUPERVISE_OR_READ,
     idempotent,
@@ -19,14 +19,37 @@ from cardroom.api import (
 )
 from tables import selectors
 from tables.filters import PlayerFilter
+from tables.models import IdType
 from tables.serializers import PlayerSerializer
 from tables.services import floor
+
+
+class IdentificationInputSerializer(serializers.Serializer):
+    """A player's identification (docs/rules.md §3.3): a type and a number together, or
+    neither; the number is never shown again in full."""
+
+    id_type = serializers.ChoiceField(
+        choices=IdType.choices, required=False, allow_blank=True, help_text="empty: none"
+    )
+    id_number = serializers.CharField(max_length=64, required=False, allow_blank=True)
+    id_issued_by = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        help_text="the state or country that issued the ID",
+    )
+    date_of_birth = serializers.DateField(
+        required=False, allow_null=True, help_text="the player is at least 21"
+    )
+
+    class Meta:
+        ref_name = "PlayerIdentificationInput"
 
 
 class PlayerListApi(APIView):
     permission_classes = SUPERVISE_OR_READ
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(IdentificationInputSerializer):
         class TPPPInputSerializer(serializers.Serializer):
             business_name = serializers.CharField(max_length=200)
             badge_number = serializers.CharField(max_length=64)
@@ -70,9 +93,25 @@ class PlayerListApi(APIView):
 
 
 class PlayerDetailApi(APIView):
-    permission_classes = READ
+    permission_classes = SUPERVISE_OR_READ
 
     @extend_schema(responses={200: PlayerSerializer, **READ_ERRORS})
     def get(self, request, player_id: int):
         player = selectors.player_get(player_id=player_id)
         return Response(PlayerSerializer(player).data)
+
+    @extend_schema(
+        operation_id="players_identification_update",
+        request=IdentificationInputSerializer,
+        description="Record or correct the player's identification: the fields sent replace "
+        "the recorded ones (a type and a number together; both empty clear them).",
+        **write_schema(200, PlayerSerializer),
+    )
+    @idempotent
+    def patch(self, request, player_id: int):
+        serializer = IdentificationInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        floor.update_player_identification(
+            player_id=player_id, by=request.user, changes=serializer.validated_data
+        )
+        return Response(PlayerSerializer(selectors.player_get(player_id=player_id)).data)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -48,6 +50,29 @@ def test_an_api_write_is_recorded_with_its_body(as_user, card_table):
         "dealer",
     )
     assert action.outcome == Outcome.DONE
+
+
+def test_an_api_body_is_recorded_with_the_id_number_masked(as_user):
+    """The trail shows an identification number only masked (docs/rules.md §3.3)."""
+    client = as_user("supervisor")
+    body = {
+        "player_number": "ID-1",
+        "name": "Maria",
+        "id_type": "passport",
+        "id_number": "X12345678",
+    }
+    response = client.post("/api/players/", body, content_type="application/json")
+    assert response.status_code == 201
+    player_id = response.json()["id"]
+    client.patch(
+        f"/api/players/{player_id}/", {"id_number": "Y87654321"}, content_type="application/json"
+    )
+    created, corrected = StaffAction.objects.order_by("id")
+    assert json.loads(created.detail)["id_number"] == "•••••5678"
+    assert json.loads(corrected.detail) == {"id_number": "•••••4321"}
+    assert corrected.action == "tables:player-detail" and corrected.outcome == Outcome.DONE
+    for action in (created, corrected):
+        assert "12345678" not in action.detail and "87654321" not in action.detail
 
 
 def test_reads_are_not_recorded(as_user, card_table):

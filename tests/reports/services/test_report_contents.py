@@ -264,6 +264,31 @@ def test_currency_log_per_patron_mtl_and_ctr(day):
     ]
 
 
+def test_currency_log_names_the_patrons_id_masked(day):
+    """The log and the CTR candidates give the patron's ID type and number, the number
+    masked (docs/rules.md §3.3); a patron with no ID recorded shows none."""
+    from tables.models import Player
+
+    Player.objects.filter(pk=day.p3.pk).update(
+        id_type="passport", id_number="X12345678", id_issued_by="Mexico"
+    )
+    data = generate_bytes("currency", gaming_day=DAY)[0]
+    assert b"X12345678" not in data
+    _, sections = read_csv(data)
+    mtl = sections["Multiple Transaction Log: currency transactions of $3,000 or more"]
+    assert {(r["id_type"], r["id_number_masked"]) for r in mtl} == {("Passport", "•••••5678")}
+    ctr = sections["Currency Transaction Report candidates: over $10,000 in one gaming day"]
+    assert [(r["player"], r["id_type"], r["id_number_masked"]) for r in ctr] == [
+        (day.p3.player_number, "Passport", "•••••5678")
+    ]
+    Player.objects.filter(pk=day.p3.pk).update(id_type="", id_number="", id_issued_by="")
+    _, sections = read_csv(generate_bytes("currency", gaming_day=DAY)[0])
+    ctr = sections["Currency Transaction Report candidates: over $10,000 in one gaming day"]
+    assert [(r["id_type"], r["id_number_masked"]) for r in ctr] == [("", "")]
+    pdf = generate_bytes("currency", gaming_day=DAY, format="pdf")[0]
+    assert pdf.startswith(b"%PDF")
+
+
 def test_currency_exactly_10000_is_not_a_ctr_candidate(day, clock):
     """$10,000 exactly is not "more than $10,000"; $3,000 exactly is on the MTL."""
     from tests.builders.reports import at

@@ -20,6 +20,14 @@ SUPERVISE, RUN_TABLE = "supervise", "run_table"
 # one with an offer pending)
 WRITES = [
     ("post", "/api/players/", SUPERVISE, {"player_number": "X1", "name": "X"}, 201, None),
+    (
+        "patch",
+        "/api/players/{player}/",
+        SUPERVISE,
+        {"id_type": "passport", "id_number": "X1234567"},
+        200,
+        None,
+    ),
     ("post", "/api/tables/", SUPERVISE, {"name": "New table"}, 201, None),
     ("patch", "/api/tables/{table}/", SUPERVISE, {"minimum_cents": 1000}, 409, "wagering"),
     ("post", "/api/tables/{table}/seats/", RUN_TABLE, {"seat": 6, "player": "{player}"}, 201, None),
