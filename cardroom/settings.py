@@ -199,6 +199,10 @@ AXES_VERBOSE = False
 # The floor map's table list is rendered at most once per this many seconds per server
 # process and shared by every viewer (0 renders it on every request); it polls every 5 s.
 CONSOLE_FLOOR_CACHE_SECONDS = env.int("CONSOLE_FLOOR_CACHE_SECONDS", default=2)
+# The room's table board (/board/<token>/, a TV: no sign-in) is shown only for this token;
+# empty turns the board off (404). With DEBUG on and the variable unset, the demo's
+# "demo-board"; in production set a long random value.
+CARDROOM_BOARD_TOKEN = env.str("CARDROOM_BOARD_TOKEN", default="demo-board" if DEBUG else "")
 
 # --- API --------------------------------------------------------------------------------
 
@@ -361,6 +365,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 REPORTS_HEARTBEAT_INTERVAL = env.int("REPORTS_HEARTBEAT_INTERVAL", default=30)
 REPORTS_HEARTBEAT_TIMEOUT = env.int("REPORTS_HEARTBEAT_TIMEOUT", default=150)
 REPORTS_SWEEP_INTERVAL = env.int("REPORTS_SWEEP_INTERVAL", default=60)
+# How often the clock's waitlist work runs (seconds): a missed call is passed over and the
+# next player called at most this long after the response time runs out.
+WAITLIST_SWEEP_INTERVAL = env.int("WAITLIST_SWEEP_INTERVAL", default=10)
 REPORTS_RESEND_AFTER = env.int("REPORTS_RESEND_AFTER", default=60 * 60)
 REPORTS_MAX_ATTEMPTS = env.int("REPORTS_MAX_ATTEMPTS", default=5)
 if not 0 < 2 * REPORTS_HEARTBEAT_INTERVAL <= REPORTS_HEARTBEAT_TIMEOUT:
@@ -411,5 +418,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "reports.sweep_reports",
         "schedule": timedelta(seconds=REPORTS_SWEEP_INTERVAL),
         "options": {"expires": REPORTS_SWEEP_INTERVAL},
+    },
+    # Waitlist calls not answered in time, call-ins not checked in (docs/rules.md §3.6).
+    "waitlist-sweeper": {
+        "task": "tables.sweep_waitlists",
+        "schedule": timedelta(seconds=WAITLIST_SWEEP_INTERVAL),
+        "options": {"expires": WAITLIST_SWEEP_INTERVAL},
     },
 }

@@ -7,6 +7,8 @@ from tables import apis
 app_name = "tables"
 
 table = "tables/<id:table_id>/"
+waitlist = "waitlists/<id:waitlist_id>/"
+listed = f"{waitlist}players/<id:player_id>/"
 
 urlpatterns = [
     path("players/", apis.PlayerListApi.as_view(), name="player-list"),
@@ -28,6 +30,16 @@ urlpatterns = [
         name="button-answer",
     ),
     path(f"{table}button/keep/", apis.ButtonKeepApi.as_view(), name="button-keep"),
+    path(f"{table}seats/<id:seat>/hold/", apis.SeatHoldApi.as_view(), name="seat-hold"),
+    path("waitlists/", apis.WaitlistListApi.as_view(), name="waitlist-list"),
+    path(waitlist, apis.WaitlistDetailApi.as_view(), name="waitlist-detail"),
+    path(f"{waitlist}events/", apis.WaitlistEventListApi.as_view(), name="waitlist-events"),
+    path(f"{waitlist}players/", apis.WaitlistJoinApi.as_view(), name="waitlist-join"),
+    path(f"{waitlist}calls/", apis.WaitlistCallApi.as_view(), name="waitlist-call"),
+    path(listed, apis.WaitlistPlayerApi.as_view(), name="waitlist-player"),
+    path(f"{listed}check-in/", apis.WaitlistCheckInApi.as_view(), name="waitlist-check-in"),
+    path(f"{listed}answer/", apis.WaitlistAnswerApi.as_view(), name="waitlist-answer"),
+    path(f"{listed}pass-over/", apis.WaitlistPassOverApi.as_view(), name="waitlist-pass-over"),
     path("seatings/", apis.SeatingListApi.as_view(), name="seating-list"),
     path("games/", apis.GameListApi.as_view(), name="game-list"),
     path("offer-rounds/", apis.OfferRoundListApi.as_view(), name="offer-round-list"),

@@ -12,6 +12,18 @@ from .tables import (
     TableListApi,
     TableOptionChangeListApi,
 )
+from .waitlists import (
+    SeatHoldApi,
+    WaitlistAnswerApi,
+    WaitlistCallApi,
+    WaitlistCheckInApi,
+    WaitlistDetailApi,
+    WaitlistEventListApi,
+    WaitlistJoinApi,
+    WaitlistListApi,
+    WaitlistPassOverApi,
+    WaitlistPlayerApi,
+)
 
 __all__ = [
     "ButtonAnswerApi",
@@ -24,8 +36,18 @@ __all__ = [
     "PlayerDetailApi",
     "PlayerListApi",
     "SeatCreateApi",
+    "SeatHoldApi",
     "SeatingListApi",
     "TableDetailApi",
     "TableListApi",
     "TableOptionChangeListApi",
+    "WaitlistAnswerApi",
+    "WaitlistCallApi",
+    "WaitlistCheckInApi",
+    "WaitlistDetailApi",
+    "WaitlistEventListApi",
+    "WaitlistJoinApi",
+    "WaitlistListApi",
+    "WaitlistPassOverApi",
+    "WaitlistPlayerApi",
 ]

@@ -9,8 +9,9 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from rounds.management.commands.load_demo import CARD_TABLE
+from rounds.management.commands.load_demo import CARD_TABLE, WAITING
 from tables.models import Table
+from tables.selectors import waitlist_views
 from tests.e2e.conftest import sign_in
 
 pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]
@@ -20,6 +21,10 @@ def test_the_demo_floor_is_live_for_a_new_dealer(live_server, new_page, shoot, s
     settings.DEBUG = True  # load_demo refuses without it (a demo credential)
     call_command("load_demo")
     names = list(Table.objects.order_by("name").values_list("name", flat=True))
+    # People on the waitlist, the first called to the card table's open seat.
+    (waiting,) = waitlist_views()
+    assert len(waiting.now.entries) == len(WAITING)
+    assert waiting.now.entries[0].call.table == Table.objects.get(name=CARD_TABLE).pk
     page = new_page()
     sign_in(page, live_server.url, "dealer", "dealer")
 

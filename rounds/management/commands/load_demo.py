@@ -26,7 +26,7 @@ from fees.services import schedules as fee_schedules
 from rounds.simulation import SIM_FEES_PER_SQUARE
 from tables.models import DealMode, Round, Table
 from tables.selectors import open_game
-from tables.services import floor
+from tables.services import floor, waitlists
 from wagers.services import chips
 
 DEMO_ADMIN_USERNAME = "admin"
@@ -45,6 +45,8 @@ DEMO_HISTORY = timedelta(hours=3)
 CARD_TABLE = "DEMO-CARD"
 CARD_TABLE_PLAYERS = ["Ana Alvarez", "Ben Brooks", "Cleo Cruz", "Dev Desai"]
 CARD_TABLE_BUY_IN = 20_000  # $200 each
+# Waiting for a seat at the demo stakes, in the order they joined; the last by phone.
+WAITING = ["Mia Moreno", "Noah Ng", "Omar Ortiz", "Pia Park", "Quinn Quade", "Rosa Reyes"]
 
 
 class Command(BaseCommand):
@@ -65,6 +67,11 @@ class Command(BaseCommand):
             call_command("simulate", **DEMO_FLOOR, prefix="DEMO", start=start, stdout=self.stdout)
             self._demo_drop()
             self._live_floor()
+        token = getattr(settings, "CARDROOM_BOARD_TOKEN", "")
+        if token:
+            self.stdout.write(
+                f"Table board (a TV in the room, no sign-in): http://127.0.0.1:8000/board/{token}/"
+            )
 
     def _live_floor(self) -> None:
         """The simulated games closed when their last hand ended; a game opened now at every
@@ -80,10 +87,31 @@ class Command(BaseCommand):
                     clock.freeze(None)
             floor.open_game_at(table_id=table.pk, first_offer_seat=1, by=supervisor)
         self._card_table(supervisor)
+        self._waitlists(supervisor)
         self.stdout.write(
-            f"Demo floor live: games opened now, and {CARD_TABLE} (card entry) with "
-            f"{len(CARD_TABLE_PLAYERS)} players."
+            f"Demo floor live: games opened now, {CARD_TABLE} (card entry) with "
+            f"{len(CARD_TABLE_PLAYERS)} players, and {len(WAITING)} players on the waitlist "
+            "(the first called to an open seat)."
         )
+
+    def _waitlists(self, supervisor) -> None:
+        """A list for the stakes of the card table, people on it, the first called to its
+        first open seat."""
+        table = Table.objects.get(name=CARD_TABLE)
+        row = waitlists.open_waitlist(
+            minimum_cents=table.minimum_cents, maximum_cents=table.maximum_cents, by=supervisor
+        )
+        for number, name in enumerate(WAITING, start=1):
+            player = floor.create_player(player_number=f"DEMO-W{number}", name=name)
+            waitlists.join(
+                waitlist_id=row.pk,
+                player_id=player.pk,
+                by_phone=number == len(WAITING),
+                by=supervisor,
+            )
+        seated = set(table.seatings.filter(left_at__isnull=True).values_list("seat", flat=True))
+        seat = min(set(range(1, 7)) - seated)
+        waitlists.call(waitlist_id=row.pk, table_id=table.pk, seat=seat, by=supervisor)
 
     def _card_table(self, supervisor) -> None:
         table = floor.create_table(
