@@ -62,6 +62,17 @@ def open_chip_accounts(table, player_ids) -> dict[int, Account]:
     }
 
 
+def chips_at_table(table) -> dict[int, Account]:
+    """Everyone holding chips at ``table`` now, by player: their open chip account with a
+    balance (seated players, bettors behind a seat, a TPPP's bankroll)."""
+    return {
+        account.player_id: account
+        for account in Account.objects.filter(
+            table=table, kind__in=CHIP_ACCOUNT_KINDS, closed_at__isnull=True, balance_cents__gt=0
+        ).order_by("player_id")
+    }
+
+
 def chip_accounts(player: Player) -> QuerySet[Account]:
     return Account.objects.filter(player=player, kind__in=CHIP_ACCOUNT_KINDS).select_related(
         "table"

@@ -21,6 +21,9 @@ urlpatterns = [
     # Leaving a seat settles the chips too (wagers.services.leaving), so it lives here.
     path(f"{table}seats/<id:seat>/", apis.SeatDeleteApi.as_view(), name="seat-delete"),
     path(f"{table}seats/<id:seat>/leave/", apis.SeatLeaveApi.as_view(), name="seat-leave"),
+    # Closing a table cashes everyone out (wagers.services.closing), so it lives here too.
+    path(f"{table}close/", apis.TableCloseApi.as_view(), name="table-close"),
+    path(f"{table}reopen/", apis.TableReopenApi.as_view(), name="table-reopen"),
     path("accounts/", apis.AccountListApi.as_view(), name="account-list"),
     path(account, apis.AccountDetailApi.as_view(), name="account-detail"),
     path(

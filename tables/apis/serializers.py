@@ -89,6 +89,10 @@ class TableSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     created_at = Timestamp()
+    closed_at = Timestamp(
+        allow_null=True, help_text="a closed table (docs/rules.md §3.7); null: open"
+    )
+    closed_by = username_field("closed_by")
     options = OptionsSerializer(source="*")
     seated = SeatedSerializer(many=True)
     open_game = serializers.SerializerMethodField(help_text="id of the open game")
@@ -136,6 +140,13 @@ class TableDetailSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="table.id")
     name = serializers.CharField(source="table.name")
     created_at = Timestamp(source="table.created_at")
+    closed_at = Timestamp(
+        source="table.closed_at",
+        allow_null=True,
+        help_text="a closed table (docs/rules.md §3.7): it seats no one and opens no game "
+        "until reopened; null: open",
+    )
+    closed_by = username_field("table.closed_by")
     options = OptionsSerializer(source="table")
     seated = SeatedSerializer(many=True)
     game = GameSerializer(allow_null=True)

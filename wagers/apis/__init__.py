@@ -7,6 +7,7 @@ answers, idempotency keys and pagination. Amounts are integer cents.
 from .accounts import AccountDetailApi, AccountListApi, AccountTransactionListApi
 from .calculator import SettlementCalculatorApi
 from .chips import ChipsBuyInApi, ChipsCashOutApi, ChipsCreditApi, ChipsFillApi
+from .closing import TableCloseApi, TableReopenApi
 from .players import (
     PlayerBankListApi,
     PlayerBankrollApi,
@@ -32,4 +33,6 @@ __all__ = [
     "SeatDeleteApi",
     "SeatLeaveApi",
     "SettlementCalculatorApi",
+    "TableCloseApi",
+    "TableReopenApi",
 ]

@@ -35,25 +35,24 @@ class LeftSerializer(serializers.Serializer):
     message = serializers.CharField(help_text="what happened, in the floor's words")
 
 
+def left_data(left: leaving.Left, chips_went: str | None) -> dict:
+    """A seat left, read back for ``LeftSerializer`` (also the closing of a table's)."""
+    return {
+        "seating": floor_selectors.seating_get(seating_id=left.seating.pk),
+        "chips": left.chips_cents,
+        "chips_went": chips_went if left.chips_cents else None,
+        "transactions": [selectors.transaction_get(transaction_id=t.pk) for t in left.settled],
+        "next_seating": (
+            floor_selectors.seating_get(seating_id=left.next_seating.pk)
+            if left.next_seating
+            else None
+        ),
+        "message": left.message,
+    }
+
+
 def _answer(left: leaving.Left, chips_went: str | None) -> Response:
-    return Response(
-        LeftSerializer(
-            {
-                "seating": floor_selectors.seating_get(seating_id=left.seating.pk),
-                "chips": left.chips_cents,
-                "chips_went": chips_went if left.chips_cents else None,
-                "transactions": [
-                    selectors.transaction_get(transaction_id=t.pk) for t in left.settled
-                ],
-                "next_seating": (
-                    floor_selectors.seating_get(seating_id=left.next_seating.pk)
-                    if left.next_seating
-                    else None
-                ),
-                "message": left.message,
-            }
-        ).data
-    )
+    return Response(LeftSerializer(left_data(left, chips_went)).data)
 
 
 class SeatDeleteApi(APIView):

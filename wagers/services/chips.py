@@ -6,6 +6,7 @@ from django.db import transaction
 
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
+from tables.guards import require_table_open
 from tables.models import Player, Table
 from tables.selectors import active_round
 from tables.services.locks import lock_table
@@ -56,6 +57,7 @@ def _bring_chips(
 ) -> LedgerTransaction:
     with transaction.atomic():
         table = lock_table(table_id)
+        require_table_open(table, action="chips are brought to it")
         player = _player(player_id)
         is_tppp = hasattr(player, "tppp")
         if kind is TransactionKind.FILL and not is_tppp:

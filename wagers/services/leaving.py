@@ -3,8 +3,10 @@
 Nothing is left at a table nobody sits at: a player who leaves with chips has them cashed
 out (a patron's with the Title 31 currency flag; a TPPP's bankroll back to the cage by a
 credit) or carried to their next seat at another table, where they are seated at once.
-A player with chips who is simply unseated is refused, naming what to do. Everything in
-one transaction: the seat is left only if the chips are settled, and the reverse.
+A player with chips who is simply unseated is refused, naming what to do; a next table and
+seat are named only to carry the chips there (with a cash-out they are refused, never
+ignored). Everything in one transaction: the seat is left only if the chips are settled,
+and the reverse. Closing a table (``closing.close_table``) has every seat left through here.
 
 Locks: the tables by id, lowest first (a carry locks both), then what the floor and chip
 services lock under them (docs/architecture.md).
@@ -104,6 +106,13 @@ def leave_seat(
                 rule=Rule.CHIPS_IN_FRONT,
                 field="to_table",
             )
+    elif to_table_id is not None or to_seat is not None:
+        raise RuleError(
+            ("the chips are cashed out: " if chips is Chips.CASH_OUT else "")
+            + "a next table and seat are named only to carry the chips there (chips: carry)",
+            rule=Rule.CHIPS_IN_FRONT,
+            field="to_table" if to_table_id is not None else "to_seat",
+        )
     with transaction.atomic():
         locked = {t: lock_table(t) for t in sorted({table_id, to_table_id} - {None})}
         table = locked[table_id]

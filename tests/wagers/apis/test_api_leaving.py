@@ -67,6 +67,13 @@ def test_leave_and_carry_to_another_table(as_dealer, on_floor):
         ({"chips": "carry", "to_seat": 2}, "to_table", "name the table the chips are carried to"),
         ({"chips": "carry", "to_table": 1, "to_seat": 1.5}, "to_seat", None),
         ({"chips": "cash_out", "currency": "maybe"}, "currency", "Must be a valid boolean."),
+        (
+            {"chips": "cash_out", "to_table": 1, "to_seat": 4},
+            "to_table",
+            "the chips are cashed out: a next table and seat are named only to carry the "
+            "chips there (chips: carry)",
+        ),
+        ({"chips": "cash_out", "to_seat": 4}, "to_seat", None),
     ],
 )
 def test_leave_input_errors_change_nothing(as_dealer, on_floor, body, field, message):

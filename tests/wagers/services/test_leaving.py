@@ -118,6 +118,11 @@ REFUSED = [
      "to_table"),
     (1, {"chips": "carry", "to_table_id": "second", "to_seat": 1}, RuleError, Rule.SEATS, "seat"),
     (3, {"chips": "cash_out"}, RuleError, Rule.SEATS, "seat"),  # an empty seat
+    # A next seat named, and the chips not carried there: cashed out, or no word of them.
+    (1, {"chips": "cash_out", "to_table_id": "second", "to_seat": 4}, RuleError,
+     Rule.CHIPS_IN_FRONT, "to_table"),
+    (1, {"chips": "cash_out", "to_seat": 4}, RuleError, Rule.CHIPS_IN_FRONT, "to_seat"),
+    (6, {"to_table_id": "second", "to_seat": 4}, RuleError, Rule.CHIPS_IN_FRONT, "to_table"),
 ]  # fmt: skip
 
 
@@ -137,6 +142,24 @@ def test_refused_changes_nothing(tables, staff, seat, arguments, error, reason, 
         list(Seating.objects.all()),
     )
     assert [s.left_at for s in Seating.objects.all()] == [s.left_at for s in before[2]]
+
+
+def test_a_cash_out_names_no_next_seat(tables, staff):
+    first, second = tables
+    with pytest.raises(RuleError) as raised:
+        leave_seat(
+            table_id=first.table.pk,
+            seat=1,
+            by=staff.dealer,
+            chips=Chips.CASH_OUT,
+            to_table_id=second.table.pk,
+            to_seat=4,
+        )
+    assert raised.value.message == (
+        "the chips are cashed out: a next table and seat are named only to carry the chips "
+        "there (chips: carry)"
+    )
+    assert not Seating.objects.filter(table=second.table, seat=4).exists()
 
 
 def test_a_player_in_the_hand_in_play_cannot_leave(staff):

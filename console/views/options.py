@@ -1,0 +1,66 @@
+"""A table's options sheet, changed by a floor supervisor between rounds (docs/rules.md §3.4).
+
+The form is the new-table form's options, filled with the table's; only the options the
+supervisor changed are sent to ``tables.services.floor.change_table_options``, the service
+the API calls, which logs each change. Its refusal (a round in play: 409; a value out of
+range: 400) is shown on the form with the rule, and nothing changes.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from cardroom.errors import RuleError, StateError
+from tables.models import Table
+from tables.services import floor
+
+from .. import forms, selectors
+from ..permissions import console_view
+from ..refusals import refuse
+
+
+def _render(request, table: Table, form: forms.OptionsSheetForm, status: int = 200):
+    context = {
+        "table": table,
+        "form": form,
+        "sheet": selectors.options_sheet(table),
+        "changes": selectors.option_changes(table),
+    }
+    return render(request, "console/options.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@console_view("supervise")
+def options_sheet(request, table_id: int):
+    """GET: the sheet, filled; POST: the options changed, through the floor's service."""
+    table = get_object_or_404(Table, pk=table_id)
+    if request.method != "POST":
+        return _render(request, table, forms.OptionsSheetForm(table=table))
+    request.audit_action = "change the options sheet"
+    form = forms.OptionsSheetForm(request.POST, table=table)
+    if not form.is_valid():
+        request.audit_message = json.dumps(form.errors.get_json_data())
+        return _render(request, table, form, status=400)
+    changes = form.changes()
+    request.audit_detail = json.dumps(changes, sort_keys=True)
+    if not changes:
+        messages.info(request, "no option changed")
+        return redirect("console:table", table_id=table.pk)
+    before = {name: getattr(table, name) for name in changes}
+    try:
+        floor.change_table_options(table_id=table.pk, by=request.user, changes=changes)
+    except (RuleError, StateError) as error:
+        field = error.field if isinstance(error, RuleError) else None
+        status = refuse(request, form, error, field)
+        return _render(request, Table.objects.get(pk=table.pk), form, status=status)
+    said = "; ".join(
+        f"{selectors.OPTION_LABELS[name].lower()} {selectors.option_text(name, before[name])}"
+        f" → {selectors.option_text(name, value)}"
+        for name, value in changes.items()
+    )
+    messages.success(request, f"options sheet changed: {said}")
+    return redirect("console:table", table_id=table.pk)
