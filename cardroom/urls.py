@@ -21,6 +21,7 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("admin/", admin.site.urls),
     path("console/", include("console.urls")),
+    path("board/", include("console.board_urls")),
     path("api/auth/token/", tokens.TokenSignIn.as_view(), name="api-token"),
     path("api/auth/logout/", tokens.TokenSignOut.as_view(), name="api-token-logout"),
     path(

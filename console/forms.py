@@ -14,7 +14,7 @@ from cardroom import bounds
 from cardroom.forms import InstantField, IntegerField, ModelChoiceField, id_field
 from cardroom.money import dollars
 from fees.rules.schedule import MAX_RATES
-from tables.models import SEAT_NUMBERS, DealMode, Player, Table
+from tables.models import SEAT_NUMBERS, DealMode, IdType, Player, Table
 from tables.rules.seats import seat_label
 from wagers.rules.wagers import OPENING_SQUARES
 from wagers.services.leaving import Chips
@@ -90,6 +90,25 @@ class CloseGameForm(forms.Form):
     detail = forms.CharField(required=False, max_length=500, label="Why (optional)")
 
 
+class CloseTableForm(forms.Form):
+    """Close the table (``wagers.services.closing``): every chip at it is cashed out; the
+    supervisor ticks whose cash-out is paid in currency (Title 31), by seat for the seated
+    players, by player for anyone behind a seat. Nothing is ticked unless ticked."""
+
+    currency_seats = forms.TypedMultipleChoiceField(
+        choices=SEAT_NUMBERS, coerce=int, required=False, label="Cash paid (seats)"
+    )
+    currency_players = forms.TypedMultipleChoiceField(
+        choices=[], coerce=int, required=False, label="Cash paid (behind a seat)"
+    )
+
+    def __init__(self, *args, behind=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        # Anyone holding chips at the table without a seat there; a posted id outside them
+        # is refused by the form (the service refuses it too).
+        self.fields["currency_players"].choices = [(p.pk, p.name) for p in behind]
+
+
 class SeatForm(forms.Form):
     seat = forms.TypedChoiceField(choices=SEAT_NUMBERS, coerce=int)
     player = ModelChoiceField(queryset=Player.objects.none())
@@ -104,19 +123,115 @@ class SeatForm(forms.Form):
         self.fields["player"].label_from_instance = lambda p: f"{p.name} ({p.player_number})"
 
 
-class TableForm(forms.Form):
-    """A new table and the first lines of its options sheet (docs/rules.md §3.4); the rest
-    of the sheet keeps its defaults and is changed between rounds."""
+class TableOptionsForm(forms.Form):
+    """The first lines of a table's options sheet (docs/rules.md §3.4), money in dollars."""
 
-    name = forms.CharField(max_length=64)
     minimum_cents = MoneyField(label="Minimum ($)", initial=Decimal("5"))
     maximum_cents = MoneyField(label="Maximum ($)", initial=Decimal("500"))
     chip_unit_cents = MoneyField(label="Chip ($)", initial=Decimal("1"))
     deal_mode = forms.ChoiceField(choices=DealMode.choices, label="Deal")
 
+    OPTIONS = ("minimum_cents", "maximum_cents", "chip_unit_cents", "deal_mode")
 
-class PlayerForm(forms.Form):
-    """A new player (docs/rules.md §3.3); a TPPP with its registration (§8.7)."""
+
+class TableForm(TableOptionsForm):
+    """A new table and the first lines of its options sheet; the rest of the sheet keeps
+    its defaults and is changed between rounds."""
+
+    name = forms.CharField(max_length=64)
+
+    field_order = ["name", *TableOptionsForm.OPTIONS]
+
+
+def _in_dollars(cents: int) -> Decimal:
+    """Cents as the dollars a money field shows: 500 -> 5.00."""
+    return (Decimal(cents) / 100).quantize(Decimal("0.01"))
+
+
+class OptionsSheetForm(TableOptionsForm):
+    """A table's options sheet changed between rounds: the create form's options, filled
+    with the table's. Each field also carries the value the page showed (a hidden initial),
+    so ``changes`` holds only what the supervisor changed, never a value someone else
+    changed meanwhile put back."""
+
+    def __init__(self, *args, table: Table, **kwargs):
+        kwargs.setdefault(
+            "initial",
+            {
+                **{name: _in_dollars(getattr(table, name)) for name in self.OPTIONS[:3]},
+                "deal_mode": table.deal_mode,
+            },
+        )
+        super().__init__(*args, **kwargs)
+        self.table = table
+        for name in self.OPTIONS:
+            self.fields[name].show_hidden_initial = True
+        for name in self.OPTIONS[:3]:
+            self.fields[name].widget.attrs["inputmode"] = "decimal"
+
+    def changes(self) -> dict:
+        """The options changed on the page and different from the table's now."""
+        return {
+            name: self.cleaned_data[name]
+            for name in self.OPTIONS
+            if name in self.changed_data and self.cleaned_data[name] != getattr(self.table, name)
+        }
+
+
+class IdentificationForm(forms.Form):
+    """A player's identification (docs/rules.md §3.3): the number is typed in full and
+    shown only masked."""
+
+    id_type = forms.ChoiceField(
+        choices=[("", "none"), *IdType.choices], required=False, label="ID type"
+    )
+    id_number = forms.CharField(max_length=64, required=False, label="ID number")
+    id_issued_by = forms.CharField(
+        max_length=64,
+        required=False,
+        label="Issued by",
+        widget=forms.TextInput(attrs={"placeholder": "state or country"}),
+    )
+    date_of_birth = forms.DateField(
+        required=False, label="Date of birth", widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    FIELDS = ("id_type", "id_number", "id_issued_by", "date_of_birth")
+
+    def identification(self) -> dict:
+        return {name: self.cleaned_data[name] for name in self.FIELDS}
+
+
+class EditIdentificationForm(IdentificationForm):
+    """A supervisor records or corrects the identification of a registered player. The
+    recorded number is never put back in the page: left empty, it is kept; an ID type of
+    "none" with no number clears the ID (its number and issuer)."""
+
+    def __init__(self, *args, player: Player | None = None, **kwargs):
+        if player is not None and not args and "data" not in kwargs:
+            kwargs["initial"] = {
+                "id_type": player.id_type,
+                "id_issued_by": player.id_issued_by,
+                "date_of_birth": player.date_of_birth,
+            }
+        super().__init__(*args, **kwargs)
+        if player is not None and player.id_number:
+            field = self.fields["id_number"]
+            field.widget.attrs["placeholder"] = player.id_number_masked
+            field.label = "ID number (empty: kept)"
+
+    def changes(self) -> dict:
+        changes = self.identification()
+        if not changes["id_number"]:
+            del changes["id_number"]
+            if not changes["id_type"]:
+                changes.update(id_number="", id_issued_by="")
+        return changes
+
+
+class PlayerForm(IdentificationForm):
+    """A new player (docs/rules.md §3.3) and the identification; a TPPP with its
+    registration (§8.7)."""
 
     player_number = forms.CharField(max_length=32, label="Player number")
     name = forms.CharField(max_length=200)
@@ -165,6 +280,10 @@ class UnseatForm(forms.Form):
         super().__init__(*args, **kwargs)
         if table is not None:  # carried to another table
             self.fields["to_table"].queryset = Table.objects.exclude(pk=table.pk).order_by("name")
+        # A closed table takes no one (the service refuses, naming the rule): it says so.
+        self.fields["to_table"].label_from_instance = lambda t: (
+            f"{t.name} (closed)" if t.closed_at else t.name
+        )
 
 
 class ChipsForm(forms.Form):

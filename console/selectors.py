@@ -13,6 +13,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 
 from cardroom.clock import now
 from cardroom.errors import ACTIVE_ROUND_STATES, State
+from cardroom.money import dollars
 from fees import selectors as fee_selectors
 from rounds import selectors as round_selectors
 from tables import options as table_options
@@ -22,8 +23,10 @@ from tables.models import (
     Game,
     Player,
     Round,
+    SeatHold,
     Seating,
     Table,
+    TableOptionChange,
 )
 from tables.rules.cards import FULL_DECK, format_cards
 from tables.rules.counters import NOBODY_NEW, Counters
@@ -44,6 +47,31 @@ WARNING_MINUTES = getattr(settings, "CONSOLE_ROTATION_WARNING_MINUTES", 10)
 
 
 @dataclass(frozen=True)
+class HeldSeat:
+    """A seated player stepped away: their seat's hold and the time it has left."""
+
+    hold: SeatHold
+    seconds_left: int
+
+    @property
+    def ran_out(self) -> bool:
+        return self.seconds_left <= 0
+
+    @property
+    def minutes_left(self) -> int:
+        return max(0, -(-self.seconds_left // 60))
+
+
+def held_seats(table_ids, moment: datetime) -> dict[int, dict[int, HeldSeat]]:
+    """The holds in force by table and seat (one query)."""
+    held: dict[int, dict[int, HeldSeat]] = {}
+    for hold in floor_selectors.seat_holds(table_ids=list(table_ids)):
+        left = int((hold.until - moment).total_seconds())
+        held.setdefault(hold.table_id, {})[hold.seat] = HeldSeat(hold, left)
+    return held
+
+
+@dataclass(frozen=True)
 class FloorRow:
     table: Table
     seated: list[Seating]
@@ -54,6 +82,7 @@ class FloorRow:
     tppps: list[Seating]
     rotation_warning: str | None
     counters: Counters | None = None  # the open game's (tables.rules.counters)
+    holds: dict[int, HeldSeat] = field(default_factory=dict)  # seat -> its hold in force
 
 
 def rotation_warning(table: Table, game, history: list[BankedHand], moment: datetime) -> str | None:
@@ -90,6 +119,7 @@ def floor_map(moment: datetime | None = None) -> list[FloorRow]:
     recent = floor_selectors.recent_banked_hands(list(games.values()), since) if games else {}
     counters = floor_selectors.floor_counters(tables, moment, recent)
     latest = _latest_rounds(games.values()) if games else {}
+    holds = held_seats([t.pk for t in tables], moment) if tables else {}
     rows = []
     for table in tables:
         game = games.get(table.pk)
@@ -105,9 +135,90 @@ def floor_map(moment: datetime | None = None) -> list[FloorRow]:
                 tppps=[s for s in table.seated if s.is_tppp],
                 rotation_warning=rotation_warning(table, game, history, moment) if game else None,
                 counters=counters.get(table.pk),
+                holds=holds.get(table.pk, {}),
             )
         )
     return rows
+
+
+# --- The options sheet and its changes (docs/rules.md §3.4, §12) ---------------------------
+
+OPTION_LABELS = {
+    "minimum_cents": "Minimum",
+    "maximum_cents": "Maximum",
+    "chip_unit_cents": "Chip",
+    "preflop_multiples": "Pre-flop Play",
+    "trips_paytable": "Trips pay table",
+    "bad_beat_paytable": "Bad Beat pay table",
+    "backline_allowed": "Backline wagering",
+    "deal_mode": "Deal",
+    "max_consecutive_hands": "Consecutive hands as player-dealer",
+    "offer_every_hand": "Offer the button every hand",
+    "max_tppp_per_table": "TPPP players per table",
+    "tppp_may_bank_twice_in_a_row": "TPPP may bank twice in a row",
+    "rotation_window_minutes": "40-minute rule window",
+    "min_non_tppp_dealers_in_window": "Other player-dealers in the window",
+}
+
+
+def option_text(option: str, value) -> str:
+    """An option's value as the floor reads it: money in dollars, words for the rest."""
+    if option.endswith("_cents"):
+        return dollars(value)
+    if value is None:
+        return "none" if option == "bad_beat_paytable" else "off"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if option == "deal_mode":
+        return DealMode(value).label if value in DealMode.values else str(value)
+    if option == "preflop_multiples":
+        return " or ".join(f"{multiple}x" for multiple in value)
+    if option == "rotation_window_minutes":
+        return f"{value} min"
+    if isinstance(value, dict | list):
+        return "a table in full"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class OptionChangeRow:
+    change: TableOptionChange
+    label: str
+    old: str
+    new: str
+
+
+def option_changes(table: Table, *, last: int = 20) -> list[OptionChangeRow]:
+    """The table's latest option changes, newest first (one query): who, when, old -> new."""
+    changes = (
+        TableOptionChange.objects.filter(table=table)
+        .select_related("changed_by")
+        .order_by("-changed_at", "-id")[:last]
+    )
+    return [
+        OptionChangeRow(
+            change=change,
+            label=OPTION_LABELS.get(change.option, change.option),
+            old=option_text(change.option, change.old_value),
+            new=option_text(change.option, change.new_value),
+        )
+        for change in changes
+    ]
+
+
+def options_sheet(table: Table) -> list[tuple[str, str]]:
+    """The whole sheet in force, as (label, value) rows in the order of docs/rules.md §12."""
+    return [
+        (label, option_text(option, value))
+        for option, value in table_options.snapshot(table).items()
+        if (label := OPTION_LABELS.get(option))
+    ]
+
+
+def closed_tables() -> QuerySet[Table]:
+    """The tables closed now (docs/rules.md §3.7), with who closed them (one query)."""
+    closed = Table.objects.filter(closed_at__isnull=False)
+    return closed.select_related("closed_by").order_by("name")
 
 
 # --- The dealer's table view --------------------------------------------------------------
@@ -135,10 +246,22 @@ class TableView:
     round_schedule: object = None  # the round in play's frozen schedule (None: no fees)
     used_cards: list[str] = field(default_factory=list)
     entry_needed: dict[str, int] = field(default_factory=dict)  # what card entry asks for now
+    option_changes: list[OptionChangeRow] = field(default_factory=list)  # newest first
+    behind: list[Player] = field(default_factory=list)  # chips here, no seat (backline)
+    holds: dict[int, HeldSeat] = field(default_factory=dict)  # seat -> its hold in force
 
     @property
     def table(self) -> Table:
         return self.floor.table
+
+    @property
+    def closed(self) -> bool:
+        return self.table.closed_at is not None
+
+    @property
+    def chips_to_cash_out(self) -> int:
+        """Every chip a closing would cash out: the seated players' and those behind a seat."""
+        return sum(self.chips.values())
 
     @property
     def free_seats(self) -> list[int]:
@@ -230,6 +353,16 @@ def table_view(*, table_id: int) -> TableView:
         for pid, account in money_selectors.open_chip_accounts(floor.table, player_ids).items()
     }
     view = TableView(floor, round_, last, settlement, chips)
+    view.holds = held_seats([table_id], now()).get(table_id, {})
+    view.option_changes = option_changes(floor.table)
+    seated = {s.player_id for s in floor.seated}
+    holders = money_selectors.chips_at_table(floor.table)
+    view.behind = list(
+        Player.objects.filter(pk__in=[pid for pid in holders if pid not in seated]).order_by("name")
+    )
+    view.chips.update(
+        {pid: account.balance_cents for pid, account in holders.items() if pid not in seated}
+    )
     if round_ is None:
         view.schedule_in_force = fee_selectors.schedule_in_force(floor.table, now())
     elif round_.state != State.WAGERING:

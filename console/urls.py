@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from .forms import SignInForm
-from .views import calculator, fees, pages, reports, table
+from .views import calculator, fees, options, pages, reports, table, waitlists
 
 app_name = "console"
 
@@ -20,11 +20,26 @@ urlpatterns = [
     path("", pages.floor, name="floor"),
     path("tables/new/", pages.create_table, name="tables-create"),
     path("tables/<id:table_id>/", table.table, name="table"),
+    # Before the actions' route, whose slug would take "options" too.
+    path("tables/<id:table_id>/options/", options.options_sheet, name="table-options"),
     path("tables/<id:table_id>/<slug:action>/", table.table_action, name="table-action"),
     path("players/", pages.players, name="players"),
     path("players/new/", pages.create_player, name="players-create"),
     path("players/<id:player_id>/", pages.bankroll, name="bankroll"),
+    path(
+        "players/<id:player_id>/identification/",
+        pages.edit_identification,
+        name="player-identification",
+    ),
     path("audit/", pages.audit, name="audit"),
+    path("waitlists/", waitlists.waitlist_page, name="waitlists"),
+    path("waitlists/open/", waitlists.open_list, name="waitlists-open"),
+    path("waitlists/join/", waitlists.join_list, name="waitlists-join"),
+    path(
+        "waitlists/<id:waitlist_id>/<slug:action>/",
+        waitlists.waitlist_action,
+        name="waitlist-action",
+    ),
     path("calculator/", calculator.calculator, name="calculator"),
     path("fees/", fees.fee_schedules, name="fees"),
     path("reports/", reports.reports, name="reports"),

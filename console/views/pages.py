@@ -16,12 +16,13 @@ from cardroom import bounds
 from cardroom.errors import RuleError
 from tables import selectors as floor_selectors
 from tables.models import Player
+from tables.rules.identity import masked
 from tables.services import floor as floor_services
 from wagers import selectors as money_selectors
 
 from .. import forms, selectors
 from ..models import Outcome, StaffAction
-from ..permissions import console_view, require
+from ..permissions import console_view, request_capabilities, require
 from ..refusals import refuse
 
 FLOOR_CACHE_KEY = "console:floor-tables"
@@ -41,9 +42,18 @@ def floor_tables_html(request) -> str:
     return html
 
 
+def closed_tables_html(request) -> str:
+    """For a supervisor, each closed table with its Reopen button: rendered for each request
+    (never in the shared floor cache), as it carries the user's own CSRF token."""
+    if not request_capabilities(request)["supervise"]:
+        return ""
+    context = {"closed": selectors.closed_tables()}
+    return render_to_string("console/_closed_tables.html", context, request=request)
+
+
 @console_view("view_floor")
 def floor(request, table_form=None, status=200):
-    tables = floor_tables_html(request)
+    tables = closed_tables_html(request) + floor_tables_html(request)
     if request.headers.get("HX-Request"):
         return HttpResponse(tables)
     # Our own template's output (autoescaped when it was rendered), so safe to insert.
@@ -119,10 +129,19 @@ def create_player(request):
     if not form.is_valid():
         return players(request, player_form=form, status=400)
     data = form.cleaned_data
-    request.audit_detail = str({k: data[k] for k in ("player_number", "name", "tppp")})
+    identification = form.identification()
+    request.audit_detail = str(
+        {
+            **{k: data[k] for k in ("player_number", "name", "tppp")},
+            **_masked(identification),
+        }
+    )
     try:
         player = floor_services.create_player(
-            player_number=data["player_number"], name=data["name"], tppp=form.registration()
+            player_number=data["player_number"],
+            name=data["name"],
+            tppp=form.registration(),
+            **identification,
         )
     except RuleError as error:
         return players(request, player_form=form, status=refuse(request, form, error, error.field))
@@ -130,19 +149,50 @@ def create_player(request):
     return redirect("console:players")
 
 
+def _masked(identification: dict) -> dict:
+    """Identification as the audit trail records it: the number masked (docs/rules.md §3.3)."""
+    if "id_number" in identification:
+        return {**identification, "id_number": masked(identification["id_number"])}
+    return identification
+
+
 @console_view("view_floor")
-def bankroll(request, player_id: int):
+def bankroll(request, player_id: int, identification_form=None, status=200):
     player = get_object_or_404(Player.objects.select_related("tppp"), pk=player_id)
     points = selectors.bankroll_points(player)
     context = {
         "player": player,
+        "identification_form": identification_form or forms.EditIdentificationForm(player=player),
         "bankroll": money_selectors.bankroll(player),
         "banks": money_selectors.banks(player)[:50],
         "sessions": money_selectors.sessions(player),
         "chart": selectors.chart(points),
         "points": points,
     }
-    return render(request, "console/bankroll.html", context)
+    return render(request, "console/bankroll.html", context, status=status)
+
+
+@require_POST
+@console_view("view_floor")
+def edit_identification(request, player_id: int):
+    """A supervisor records or corrects a player's identification, on the player's page."""
+    require(request, "supervise")
+    request.audit_action = "edit a player's identification"
+    player = get_object_or_404(Player, pk=player_id)
+    form = forms.EditIdentificationForm(request.POST, player=player)
+    if not form.is_valid():
+        return bankroll(request, player_id, identification_form=form, status=400)
+    changes = form.changes()
+    request.audit_detail = str({"player": player.player_number, **_masked(changes)})
+    try:
+        floor_services.update_player_identification(
+            player_id=player.pk, by=request.user, changes=changes
+        )
+    except RuleError as error:
+        status = refuse(request, form, error, error.field)
+        return bankroll(request, player_id, identification_form=form, status=status)
+    messages.success(request, f"{player.name}'s identification recorded")
+    return redirect("console:bankroll", player_id=player.pk)
 
 
 @console_view("audit")

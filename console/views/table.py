@@ -16,6 +16,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardroom.errors import Refused, Rule, RuleError, StateError
@@ -25,10 +26,10 @@ from fees.models import FeeLine
 from fees.services import waivers
 from rounds import services as rounds
 from tables.models import DealMode, Player, Round, Table
-from tables.services import button, floor
-from wagers.services import chips, leaving, wagering
+from tables.services import button, floor, waitlists
+from wagers.services import chips, closing, leaving, wagering
 
-from .. import forms, selectors
+from .. import forms, selectors, waitlist_forms
 from ..permissions import console_view, require
 from ..refusals import refuse
 
@@ -103,6 +104,21 @@ def _open_game(data, table, round_, by):
 def _close_game(data, table, round_, by):
     floor.close_game(table_id=table.pk, by=by, detail=data["detail"])
     return "game closed"
+
+
+def _close_table(data, table, round_, by):
+    closed = closing.close_table(
+        table_id=table.pk,
+        by=by,
+        currency_seats=data["currency_seats"],
+        currency_players=data["currency_players"],
+    )
+    return closed.message
+
+
+def _reopen_table(data, table, round_, by):
+    floor.reopen_table(table_id=table.pk, by=by)
+    return f"{table.name} is open again: seat the players, then open the game"
 
 
 def _offer(data, table, round_, by):
@@ -237,9 +253,24 @@ RUN, SUPERVISE = "run_table", "supervise"
 HOLE_CARD_ENTRY = frozenset({"deal"})
 WITHHELD = f"hole cards withheld until the showdown ({Rule.SECRET_CARDS.citation})"
 CARD_FIELDS = (("hands", "cards"), ("player_dealer", "cards"))
+
+
+def _hold(data, table, round_, by):
+    hold = waitlists.hold_seat(table_id=table.pk, seat=data["seat"], by=by, minutes=data["minutes"])
+    until = timezone.localtime(hold.until)
+    return f"seat {hold.seat} held for {hold.player.name} until {until:%H:%M}"
+
+
+def _release(data, table, round_, by):
+    hold = waitlists.release_hold(table_id=table.pk, seat=data["seat"], by=by)
+    return f"{hold.player.name} is back in seat {hold.seat}"
+
+
 ACTIONS: dict[str, Action] = {
     "open_game": Action("open the game", SUPERVISE, forms.OpenGameForm, _open_game),
     "close_game": Action("close the game", SUPERVISE, forms.CloseGameForm, _close_game),
+    "close_table": Action("close the table", SUPERVISE, forms.CloseTableForm, _close_table),
+    "reopen_table": Action("reopen the table", SUPERVISE, forms.forms.Form, _reopen_table),
     "seat": Action("seat a player", RUN, forms.SeatForm, _seat),
     "unseat": Action("unseat a player", RUN, forms.UnseatForm, _unseat),
     "buy_in": Action("buy in", RUN, forms.ChipsForm, _buy_in),
@@ -261,6 +292,8 @@ ACTIONS: dict[str, Action] = {
     "settle": Action("settle", RUN, forms.RoundForm, _settle),
     "void": Action("void the round", SUPERVISE, forms.VoidForm, _void),
     "waive": Action("waive a fee", SUPERVISE, forms.WaiveForm, _waive),
+    "hold_seat": Action("hold a seat", SUPERVISE, waitlist_forms.HoldForm, _hold),
+    "release_hold": Action("release a seat hold", SUPERVISE, waitlist_forms.SeatForm, _release),
 }
 
 
@@ -274,6 +307,8 @@ def _make_form(name: str, view: selectors.TableView, data=None):
             kwargs = {"free_seats": view.free_seats, "players": selectors.players_to_seat()}
     elif form_class in (forms.ChipsForm, forms.BankForm, forms.UnseatForm):
         kwargs = {"table": view.table}
+    elif form_class is forms.CloseTableForm:
+        kwargs = {"behind": view.behind}
     elif form_class is forms.BetForm:
         # As for seating: the page lists the likely bettors; the service judges any player.
         behind = selectors.backline_candidates(view.table) if data is None else Player.objects.all()

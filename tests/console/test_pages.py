@@ -273,3 +273,93 @@ def test_a_supervisor_creates_a_table_from_the_floor_map(as_user):
     assert "options.sheet" in response.content.decode()
     assert Table.objects.filter(name__startswith="UTH-").count() == 1
     assert as_user("dealer").post(url, {**data, "name": "UTH-9"}).status_code == 403
+
+
+# --- A player's identification (docs/rules.md §3.3): typed in full, shown only masked -------
+
+ID = {
+    "id_type": "driver_license",
+    "id_number": "D1234567",
+    "id_issued_by": "California",
+    "date_of_birth": "1990-05-17",
+}
+
+
+def test_a_supervisor_registers_a_player_with_identification(as_user, clock):
+    from console.models import StaffAction
+
+    client = as_user("supervisor")
+    url = reverse("console:players-create")
+    response = client.post(url, {"player_number": "PL-7001", "name": "Maria Garcia", **ID})
+    assert response.status_code == 302
+    player = Player.objects.get(player_number="PL-7001")
+    assert (player.id_type, player.id_number, player.id_issued_by) == (
+        "driver_license", "D1234567", "California",
+    )  # fmt: skip
+    # The list shows the type, the number masked, the issuer and the date of birth.
+    page = as_user("dealer").get(reverse("console:players")).content.decode()
+    assert "Driver&#x27;s license ••••4567 (California)" in page and "1990-05-17" in page
+    assert "D1234567" not in page
+    # The audit trail records the registration with the number masked.
+    (action,) = StaffAction.objects.filter(action="register a player")
+    assert "••••4567" in action.detail and "D1234567" not in action.detail
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ({"id_type": "passport"}, "an ID type is recorded with its number"),
+        ({"id_number": "X1234567"}, "an ID number is recorded with its type"),
+        (
+            {"date_of_birth": "2010-01-01"},
+            "the player was 16 on 2026-11-20, the day registered; the minimum age is 21",
+        ),
+    ],
+)
+def test_refused_identification_shows_the_api_message_on_the_form(as_user, clock, typed, message):
+    response = as_user("supervisor").post(
+        reverse("console:players-create"), {"player_number": "PL-7002", "name": "Ned", **typed}
+    )
+    assert response.status_code == 400
+    assert f"{message} (rule floor.identification, docs/rules.md §3.3)" in response.content.decode()
+    assert not Player.objects.filter(player_number="PL-7002").exists()
+
+
+def test_the_player_page_shows_the_identification_and_a_supervisor_edits_it(as_user, clock):
+    from console.models import StaffAction
+
+    player = floor.create_player(player_number="PL-7003", name="Oscar Ortiz")
+    page_url = reverse("console:bankroll", args=[player.pk])
+    url = reverse("console:player-identification", args=[player.pk])
+    page = as_user("dealer").get(page_url).content.decode()
+    assert "No ID recorded." in page and "Edit identification" not in page
+    assert as_user("dealer").post(url, ID).status_code == 403
+    assert as_user("compliance").post(url, ID).status_code == 403
+
+    client = as_user("supervisor")
+    assert "Edit identification" in client.get(page_url).content.decode()
+    response = client.post(url, ID)
+    assert response.status_code == 302 and response.url == page_url
+    page = client.get(page_url).content.decode()
+    assert "Driver&#x27;s license <strong>••••4567</strong>" in page
+    assert "issued by California" in page and "Date of birth: 1990-05-17" in page
+    # The recorded number is never put back in the page: an empty number keeps it.
+    assert "D1234567" not in page and 'placeholder="••••4567"' in page
+    assert client.post(url, {**ID, "id_number": "", "id_issued_by": "Nevada"}).status_code == 302
+    player.refresh_from_db()
+    assert (player.id_number, player.id_issued_by) == ("D1234567", "Nevada")
+    # Refused, nothing changed: the message on the form, as the API says it.
+    response = client.post(url, {**ID, "date_of_birth": "2030-01-01"})
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "2030-01-01 is in the future (rule floor.identification, docs/rules.md §3.3)" in body
+    assert '<details class="panel spaced" id="edit-identification" open>' in body
+    player.refresh_from_db()
+    assert player.date_of_birth.isoformat() == "1990-05-17"
+    # An ID type of "none" with no number clears the ID.
+    assert client.post(url, {"id_type": "", "date_of_birth": "1990-05-17"}).status_code == 302
+    player.refresh_from_db()
+    assert (player.id_type, player.id_number, player.id_issued_by) == ("", "", "")
+    edits = StaffAction.objects.filter(action="edit a player's identification")
+    assert [edit.outcome for edit in edits.order_by("id")] == ["done", "done", "refused", "done"]
+    assert not any("D1234567" in edit.detail + edit.message for edit in edits)

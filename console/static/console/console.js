@@ -92,5 +92,30 @@
     if (question && !window.confirm(question)) event.preventDefault();
   });
 
-  document.addEventListener("DOMContentLoaded", function () { setup(document); });
+  // Countdowns to a called player's answer-by time, counted from the server's own clock
+  // (data-server-now) when the element arrived, so a browser clock that is off does not
+  // matter. The lists refresh every few seconds; new elements are picked up on each tick.
+  function tick() {
+    var seen = Date.now();
+    document.querySelectorAll("[data-answer-by][data-server-now]").forEach(function (el) {
+      if (!el.dataset.seenAt) el.dataset.seenAt = String(seen);
+      var elapsed = seen - parseInt(el.dataset.seenAt, 10);
+      var left = Date.parse(el.dataset.answerBy) - Date.parse(el.dataset.serverNow) - elapsed;
+      var seconds = Math.max(0, Math.ceil(left / 1000));
+      var text = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+      el.textContent = seconds > 0 ? text + " left to answer" : "time is up";
+      el.classList.toggle("late", seconds === 0);
+    });
+  }
+  // The table board's wall clock (the room's local time, as the TV's browser keeps it).
+  function clock() {
+    var now = new Date();
+    document.querySelectorAll("[data-clock]").forEach(function (el) {
+      el.textContent = String(now.getHours()).padStart(2, "0") + ":" +
+        String(now.getMinutes()).padStart(2, "0");
+    });
+  }
+  setInterval(function () { tick(); clock(); }, 1000);
+
+  document.addEventListener("DOMContentLoaded", function () { setup(document); tick(); });
 })();
