@@ -40,6 +40,7 @@ urlpatterns = [
     path(f"{listed}check-in/", apis.WaitlistCheckInApi.as_view(), name="waitlist-check-in"),
     path(f"{listed}answer/", apis.WaitlistAnswerApi.as_view(), name="waitlist-answer"),
     path(f"{listed}pass-over/", apis.WaitlistPassOverApi.as_view(), name="waitlist-pass-over"),
+    path(f"{listed}withdraw/", apis.WaitlistWithdrawApi.as_view(), name="waitlist-withdraw"),
     path("seatings/", apis.SeatingListApi.as_view(), name="seating-list"),
     path("games/", apis.GameListApi.as_view(), name="game-list"),
     path("offer-rounds/", apis.OfferRoundListApi.as_view(), name="offer-round-list"),

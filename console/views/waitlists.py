@@ -265,6 +265,11 @@ def _no_answer(waitlist_id, data, by):
     return f"{_name(data['player'])} passed over (no answer): the next player is called"
 
 
+def _withdraw(waitlist_id, data, by):
+    waitlists.withdraw(waitlist_id=waitlist_id, player_id=data["player"], by=by)
+    return f"{_name(data['player'])}'s call withdrawn: they keep their place"
+
+
 ACTIONS: dict[str, Action] = {
     "policy": Action("change a waitlist's policy", wforms.PolicyForm, _policy),
     "join": Action("add a player to a waitlist", wforms.JoinForm, _join),
@@ -274,6 +279,7 @@ ACTIONS: dict[str, Action] = {
     "seated": Action("seat a called player", wforms.PlayerForm, _seated),
     "declined": Action("record a declined call", wforms.PlayerForm, _declined),
     "no_answer": Action("pass over a called player", wforms.PlayerForm, _no_answer),
+    "withdraw": Action("withdraw a call", wforms.PlayerForm, _withdraw),
 }
 
 

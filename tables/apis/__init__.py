@@ -23,6 +23,7 @@ from .waitlists import (
     WaitlistListApi,
     WaitlistPassOverApi,
     WaitlistPlayerApi,
+    WaitlistWithdrawApi,
 )
 
 __all__ = [
@@ -50,4 +51,5 @@ __all__ = [
     "WaitlistListApi",
     "WaitlistPassOverApi",
     "WaitlistPlayerApi",
+    "WaitlistWithdrawApi",
 ]

@@ -337,6 +337,22 @@ class WaitlistPassOverApi(APIView):
         return _list_response(waitlist_id)
 
 
+class WaitlistWithdrawApi(APIView):
+    permission_classes = SUPERVISE_OR_READ
+
+    @extend_schema(
+        operation_id="waitlists_withdraw",
+        request=None,
+        description="Withdraw a player's call (the seat is no longer open): the player keeps "
+        "their place and the call is not counted against them.",
+        **write_schema(200, WaitlistSerializer),
+    )
+    @idempotent
+    def post(self, request, waitlist_id: int, player_id: int):
+        waitlists.withdraw(waitlist_id=waitlist_id, player_id=player_id, by=request.user)
+        return _list_response(waitlist_id)
+
+
 class SeatHoldSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     table = serializers.IntegerField(source="table_id")

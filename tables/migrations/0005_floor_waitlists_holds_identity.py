@@ -120,6 +120,7 @@ class Migration(migrations.Migration):
                             ("passed_over", "passed over"),
                             ("removed", "removed"),
                             ("lapsed", "lapsed"),
+                            ("withdrawn", "withdrawn"),
                         ],
                         max_length=16,
                     ),

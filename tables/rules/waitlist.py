@@ -18,6 +18,9 @@ record the events; these rules say which event may come next and what the list i
   out): the player keeps their place or goes to the bottom (``Policy.pass_over``).
 - ``REMOVED`` (by the floor or at the player's wish) and ``LAPSED`` (a call-in not checked
   in in time) take the player off the list.
+- ``WITHDRAWN``: the floor withdraws a call because the seat is no longer open (its table
+  closed, or the player whose hold ran out came back): the player keeps their place, and the
+  call is not counted against them.
 
 Refusals: a player once per list (``waitlist.once``); a call only for the first eligible
 player, never for a player already called or for a seat already being called
@@ -46,6 +49,7 @@ class Kind(StrEnum):
     PASSED_OVER = "passed_over"
     REMOVED = "removed"
     LAPSED = "lapsed"
+    WITHDRAWN = "withdrawn"
 
 
 class PassOver(StrEnum):
@@ -225,6 +229,10 @@ def _apply(waitlist: Waitlist, event: Event, policy: Policy) -> tuple[Entry, ...
         if policy.pass_over == PassOver.TO_BOTTOM:
             return (*_without(waitlist, entry.player), missed)
         return _replaced(waitlist, missed)
+    if kind == Kind.WITHDRAWN:
+        if entry.call is None:
+            raise StateError(f"player {event.player} has not been called", state=State.WAITING)
+        return _replaced(waitlist, replace(entry, call=None))
     if kind == Kind.LAPSED:
         lapses_at = entry.lapses_at(policy)
         if lapses_at is None or event.at < lapses_at:

@@ -368,6 +368,8 @@ def mark_table_closed(*, table_id: int, by) -> Table:
         table.closed_at = now()
         table.closed_by = by
         table.save(update_fields=["closed_at", "closed_by"])
+        # Calls to its seats are withdrawn: the players keep their places (§3.6).
+        listing.withdraw_calls(table.pk, by=by, moment=table.closed_at)
         return table
 
 

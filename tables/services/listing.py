@@ -93,6 +93,30 @@ def seated(seating: Seating, *, by, moment: datetime | None = None) -> list[Wait
     return recorded
 
 
+def withdraw_calls(
+    table_id: int, *, by, seats: Iterable[int] | None = None, moment: datetime | None = None
+) -> list[WaitlistEvent]:
+    """The seats (all of the table's, by default) are no longer open: every call to them is
+    withdrawn, the players keeping their places (the caller holds the table's lock)."""
+    moment = moment or now()
+    wanted = None if seats is None else set(seats)
+    lock_lists(Waitlist.objects.values_list("pk", flat=True))
+    withdrawn = []
+    for view in waitlist_views(moment=moment, seats=False):
+        for entry in view.now.entries:
+            call = entry.call
+            if call is None or call.table != table_id:
+                continue
+            if wanted is not None and call.seat not in wanted:
+                continue
+            event = rules.Event(
+                rules.Kind.WITHDRAWN, entry.player, max(moment, view.recorded.at or moment)
+            )
+            view, row = record(view, event, by=by)
+            withdrawn.append(row)
+    return withdrawn
+
+
 def player_name(view: ListView, player_id: int) -> str:
     player = view.players.get(player_id) or Player.objects.filter(pk=player_id).first()
     return player.name if player else f"player {player_id}"

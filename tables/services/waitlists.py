@@ -15,7 +15,8 @@ never stored: it is what its events make.
   time are passed over (and the next player called), call-ins not checked in lapse.
 - ``hold_seat``/``release_hold``: a seated player who stepped away keeps the seat until the
   hold runs out; then the seat is offered to the list (the absent player's chips are
-  picked up by the floor before the called player sits).
+  picked up by the floor before the called player sits). A player back after that has any
+  call to their seat withdrawn, as a closed table's are (``withdraw``: by the floor).
 """
 
 from __future__ import annotations
@@ -548,4 +549,19 @@ def release_hold(*, table_id: int, seat: int, by) -> SeatHold:
         hold.ended_by = by
         hold.end = HoldEnd.RETURNED
         hold.save(update_fields=["ended_at", "ended_by", "end"])
+        # Back after the hold ran out and the seat was offered: the call is withdrawn.
+        listing.withdraw_calls(table.pk, by=by, seats=[seat], moment=hold.ended_at)
         return hold
+
+
+def withdraw(*, waitlist_id: int, player_id: int, by) -> WaitlistEvent:
+    """The floor withdraws a player's call (the seat is no longer theirs to take): the player
+    keeps their place, and the call is not counted against them."""
+    with transaction.atomic():
+        view = _lock_for_calls(waitlist_id)
+        view, _ = listing.record(view)
+        _called(view, player_id)
+        _, row = listing.record(
+            view, rules.Event(rules.Kind.WITHDRAWN, player_id, _moment(view)), by=by
+        )
+        return row

@@ -206,3 +206,17 @@ def test_a_dealer_sees_a_hold_but_may_not_hold_or_release(as_user, room, staff):
     assert "5 min left" in page and "Hold seat" not in page and ">Back</button>" not in page
     assert client.post(f"{url}hold_seat/", {"seat": 2, "minutes": 10}).status_code == 403
     assert client.post(f"{url}release_hold/", {"seat": 1}).status_code == 403
+
+
+def test_a_call_withdrawn_keeps_the_place(as_user, room):
+    client = as_user("supervisor")
+    f = room["floor"]
+    assert _post(client, room, "call", table=f.table_id, seat=5).status_code == 302
+    assert "Withdraw call" in client.get(URL).content.decode()
+    assert _post(client, room, "withdraw", player=room["ana"].pk).status_code == 302
+    entry = waitlist_view(waitlist_id=room["list"].pk).now.entry(room["ana"].pk)
+    assert (entry.call, entry.misses) == (None, 0)
+    assert waitlist_view(waitlist_id=room["list"].pk).now.position(room["ana"].pk) == 1
+    again = _post(client, room, "withdraw", player=room["ana"].pk)
+    assert again.status_code == 409
+    assert "is not being called" in again.content.decode()

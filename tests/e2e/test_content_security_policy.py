@@ -75,3 +75,15 @@ def test_the_api_docs_page_works_under_the_policy(live_server, new_page, shoot):
     expect(page.get_by_text("/api/auth/token/")).to_be_visible()
     expect(page.locator(".btn.authorize")).to_be_visible()
     shoot(page, "32-api-docs-under-csp")
+
+
+def test_the_table_board_works_under_the_policy(live_server, new_page, settings):
+    """The board (no sign-in) is served under the same policy and still polls with htmx."""
+    settings.CARDROOM_BOARD_TOKEN = "csp-board"
+    page = new_page(viewport={"width": 1920, "height": 1080})
+    response = page.goto(f"{live_server.url}/board/csp-board/")
+    assert policy_of(response)["script-src"] == "'self'"
+    assert policy_of(response)["style-src"] == "'self'"
+    expect(page.locator("#board")).to_be_visible()
+    with page.expect_response(re.compile(r"/board/csp-board/panel/$")):
+        pass  # the next 5-second poll

@@ -146,3 +146,19 @@ def test_seat_holds(as_supervisor, table_and_list):
     back = as_supervisor.delete(f"{url}1/hold/")
     assert (back.status_code, back.data["end"]) == (200, "returned")
     assert not SeatHold.objects.filter(ended_at__isnull=True).exists()
+
+
+def test_withdraw_a_call(as_supervisor, as_dealer, table_and_list):
+    f, waitlist = table_and_list
+    url = f"{URL}{waitlist['id']}/"
+    player = make_player()
+    as_supervisor.post(f"{url}players/", {"player": player.pk}, format="json")
+    not_called = as_supervisor.post(f"{url}players/{player.pk}/withdraw/")
+    assert (not_called.status_code, not_called.data["code"]) == (409, State.WAITING)
+    as_supervisor.post(f"{url}calls/", {"table": f.table_id, "seat": 5}, format="json")
+    assert as_dealer.post(f"{url}players/{player.pk}/withdraw/").status_code == 403
+    response = as_supervisor.post(f"{url}players/{player.pk}/withdraw/")
+    assert response.status_code == 200, response.data
+    (entry,) = response.data["entries"]
+    assert (entry["called_to_seat"], entry["misses"]) == (None, 0)
+    assert _events(waitlist["id"])[-1] == "withdrawn"

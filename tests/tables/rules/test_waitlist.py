@@ -84,6 +84,14 @@ ALLOWED = [
     ([joined(1), joined(2), event(Kind.REMOVED, 1, 1)], POLICY, [2], []),
     # seated elsewhere: off this list too, called or not
     ([joined(1), joined(2), event(Kind.SEATED, 2, 1)], POLICY, [1], []),
+    # a call withdrawn (the seat closed): the place kept, no miss counted, callable again
+    ([joined(1), joined(2), called(1, 2), event(Kind.WITHDRAWN, 1, 3)], TO_BOTTOM, [1, 2], []),
+    (
+        [joined(1), joined(2), called(1, 2), event(Kind.WITHDRAWN, 1, 3), called(1, 4, seat=5)],
+        POLICY,
+        [1, 2],
+        [1],
+    ),
     # back on the list after leaving it: at the bottom
     ([joined(1), joined(2), event(Kind.REMOVED, 1, 1), joined(1, 2)], POLICY, [2, 1], []),
 ]
@@ -110,6 +118,8 @@ REFUSED = [
     ([joined(1), called(1, 1)], event(Kind.PASSED_OVER, 1, 3.5), RuleError, Rule.WAITLIST_CALL),
     ([joined(1)], event(Kind.PASSED_OVER, 1, 9), StateError, State.WAITING),
     ([joined(1)], event(Kind.DECLINED, 1, 9), StateError, State.WAITING),
+    ([joined(1)], event(Kind.WITHDRAWN, 1, 9), StateError, State.WAITING),
+    ([joined(1)], event(Kind.WITHDRAWN, 2, 9), StateError, State.NOT_LISTED),
     ([joined(1)], event(Kind.SEATED, 2, 1), StateError, State.NOT_LISTED),
     ([joined(1)], event(Kind.REMOVED, 2, 1), StateError, State.NOT_LISTED),
     ([joined(1, phone=True)], called(1, 1), RuleError, Rule.WAITLIST_ORDER),  # not in the room

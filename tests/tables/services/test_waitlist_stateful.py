@@ -165,6 +165,14 @@ class WaitlistMachine(RuleBasedStateMachine):
             ),
         )
 
+    @rule(index=st.integers(0, 1), pick=st.integers(0, 11))
+    def withdraw(self, index, pick):
+        player = self.called(index, pick)
+        self.attempt(
+            "withdraw",
+            lambda: waitlists.withdraw(waitlist_id=self.lists[index], player_id=player, by=self.by),
+        )
+
     @rule(index=st.integers(0, 1), player=st.integers(0, PLAYERS - 1))
     def remove(self, index, player):
         self.attempt(

@@ -252,3 +252,31 @@ def test_the_list_from_its_last_empty_point_equals_the_full_replay(clock, staff)
     )
     assert waitlist_view(waitlist_id=row.pk).recorded.entries == full.entries
     assert full.players == (late[0].pk,)
+
+
+def test_a_player_back_after_the_hold_ran_out_has_the_call_to_the_seat_withdrawn(clock, staff):
+    f, row = _table_and_list(staff, layout="PPPPPP", pass_over="to_bottom")
+    a, b = _join(row, staff, 2)
+    waitlists.hold_seat(table_id=f.table_id, seat=3, by=staff.supervisor, minutes=5)
+    clock.advance(minutes=5)
+    waitlists.call(waitlist_id=row.pk, table_id=f.table_id, seat=3, by=staff.supervisor)
+    waitlists.release_hold(table_id=f.table_id, seat=3, by=staff.supervisor)
+    assert _kinds(row)[-1] == ("withdrawn", a.pk, None)
+    view = waitlist_view(waitlist_id=row.pk)
+    # a keeps the top of the list (no miss counted, even going to the bottom on a miss).
+    assert view.now.players == (a.pk, b.pk)
+    assert view.now.entry(a.pk).misses == 0 and view.now.entry(a.pk).call is None
+
+
+def test_the_floor_withdraws_a_call(clock, staff):
+    f, row = _table_and_list(staff)
+    (a,) = _join(row, staff, 1)
+    with pytest.raises(StateError) as not_called:
+        waitlists.withdraw(waitlist_id=row.pk, player_id=a.pk, by=staff.supervisor)
+    assert not_called.value.state == State.WAITING
+    waitlists.call(waitlist_id=row.pk, table_id=f.table_id, seat=5, by=staff.supervisor)
+    event = waitlists.withdraw(waitlist_id=row.pk, player_id=a.pk, by=staff.supervisor)
+    assert (event.kind, event.by) == ("withdrawn", staff.supervisor)
+    # Callable again, to this seat or another.
+    waitlists.call(waitlist_id=row.pk, table_id=f.table_id, seat=6, by=staff.supervisor)
+    assert waitlist_view(waitlist_id=row.pk).now.entry(a.pk).call.seat == 6

@@ -9,10 +9,11 @@ from __future__ import annotations
 import pytest
 
 from cardroom.errors import Rule, RuleError, State, StateError
-from tables.models import DealMode, Game, GameEndReason, Seating, Table
-from tables.services import floor
+from tables.models import DealMode, Game, GameEndReason, Seating, Table, WaitlistEvent
+from tables.selectors import waitlist_view
+from tables.services import floor, waitlists
 from tests.builders.fees import differences
-from tests.builders.floor import make_player
+from tests.builders.floor import make_player, open_floor
 from tests.builders.money import Wager, all_balances, money_table, play_round
 from wagers.models import LedgerTransaction, TransactionKind
 from wagers.selectors import bankroll, chips_at_table
@@ -174,3 +175,18 @@ def test_a_reopened_table_seats_players_and_opens_a_game(mt, staff):
     with pytest.raises(StateError) as raised:
         floor.reopen_table(table_id=table.pk, by=staff.supervisor)
     assert (raised.value.state, raised.value.rule) == (State.TABLE_OPEN, Rule.CLOSED_TABLE)
+
+
+def test_closing_a_table_withdraws_the_calls_to_its_seats(clock, staff):
+    """A player called to a seat at a table that closes keeps their place on the list."""
+    f = open_floor("PP....", staff=staff, open_game=False, minimum_cents=900, maximum_cents=9000)
+    row = waitlists.open_waitlist(minimum_cents=900, maximum_cents=9000, by=staff.supervisor)
+    player = make_player()
+    waitlists.join(waitlist_id=row.pk, player_id=player.pk, by=staff.supervisor)
+    waitlists.call(waitlist_id=row.pk, table_id=f.table_id, seat=4, by=staff.supervisor)
+    close_table(table_id=f.table_id, by=staff.supervisor)
+    last = WaitlistEvent.objects.filter(waitlist=row).latest("id")
+    assert (last.kind, last.player_id, last.by) == ("withdrawn", player.pk, staff.supervisor)
+    view = waitlist_view(waitlist_id=row.pk)
+    assert view.now.players == (player.pk,) and view.now.entry(player.pk).call is None
+    assert view.open_seats == ()  # a closed table's seats are not offered
