@@ -203,13 +203,23 @@ class IdentificationForm(forms.Form):
 
 
 class EditIdentificationForm(IdentificationForm):
-    """A supervisor records or corrects the identification of a registered player. The
+    """A supervisor corrects a registered player's name or number, or records or corrects
+    their identification. The
     recorded number is never put back in the page: left empty, it is kept; an ID type of
     "none" with no number clears the ID (its number and issuer)."""
+
+    name = forms.CharField(max_length=200, required=False, label="Name (empty: kept)")
+    player_number = forms.CharField(
+        max_length=32, required=False, label="Player number (empty: kept)"
+    )
+
+    FIELDS = ("name", "player_number", *IdentificationForm.FIELDS)
 
     def __init__(self, *args, player: Player | None = None, **kwargs):
         if player is not None and not args and "data" not in kwargs:
             kwargs["initial"] = {
+                "name": player.name,
+                "player_number": player.player_number,
                 "id_type": player.id_type,
                 "id_issued_by": player.id_issued_by,
                 "date_of_birth": player.date_of_birth,
@@ -222,6 +232,9 @@ class EditIdentificationForm(IdentificationForm):
 
     def changes(self) -> dict:
         changes = self.identification()
+        for name in ("name", "player_number"):
+            if not changes[name].strip():
+                del changes[name]
         if not changes["id_number"]:
             del changes["id_number"]
             if not changes["id_type"]:

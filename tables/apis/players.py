@@ -46,6 +46,16 @@ class IdentificationInputSerializer(serializers.Serializer):
         ref_name = "PlayerIdentificationInput"
 
 
+class PlayerCorrectionInputSerializer(IdentificationInputSerializer):
+    """A correction: the player's name and number as well as the identification."""
+
+    name = serializers.CharField(max_length=200, required=False)
+    player_number = serializers.CharField(max_length=32, required=False)
+
+    class Meta:
+        ref_name = "PlayerCorrectionInput"
+
+
 class PlayerListApi(APIView):
     permission_classes = SUPERVISE_OR_READ
 
@@ -102,14 +112,15 @@ class PlayerDetailApi(APIView):
 
     @extend_schema(
         operation_id="players_identification_update",
-        request=IdentificationInputSerializer,
-        description="Record or correct the player's identification: the fields sent replace "
-        "the recorded ones (a type and a number together; both empty clear them).",
+        request=PlayerCorrectionInputSerializer,
+        description="Correct the player's name or number, or record or correct their "
+        "identification: the fields sent replace the recorded ones (a type and a number "
+        "together; both empty clear them); every correction is kept with what it replaced.",
         **write_schema(200, PlayerSerializer),
     )
     @idempotent
     def patch(self, request, player_id: int):
-        serializer = IdentificationInputSerializer(data=request.data)
+        serializer = PlayerCorrectionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         floor.update_player_identification(
             player_id=player_id, by=request.user, changes=serializer.validated_data

@@ -97,13 +97,37 @@ def create_player(
         return player
 
 
+NAMING_FIELDS = ("name", "player_number")
+
+
+def _naming(player: Player, values: dict[str, Any]) -> dict[str, str]:
+    """The player's name and number after a correction: neither empty, the number unique."""
+    named = {name: (values.get(name) or "").strip() for name in NAMING_FIELDS}
+    if not named["name"]:
+        raise RuleError("a player has a name", rule=Rule.IDENTIFICATION, field="name")
+    if not named["player_number"]:
+        raise RuleError(
+            "a player has a player number", rule=Rule.PLAYER_NUMBER, field="player_number"
+        )
+    taken = Player.objects.filter(player_number=named["player_number"]).exclude(pk=player.pk)
+    if taken.exists():
+        raise RuleError(
+            f"player number {named['player_number']} is already in use",
+            rule=Rule.PLAYER_NUMBER,
+            field="player_number",
+        )
+    return named
+
+
 def update_player_identification(*, player_id: int, by, changes: dict[str, Any]) -> Player:
-    """A supervisor records or corrects a player's identification: the fields in
-    ``changes`` replace the recorded ones, and the result is checked as a whole (the age
-    on the day the player was registered). The request is on the staff-action trail
-    (``console.audit``, the number masked); the values replaced and recorded are kept as a
-    ``PlayerIdentificationChange`` (history: a correction never erases what it replaced)."""
-    unknown = set(changes) - set(IDENTIFICATION_FIELDS)
+    """A supervisor records or corrects a player's name, player number or identification:
+    the fields in ``changes`` replace the recorded ones, and the result is checked as a
+    whole (the age on the day the player was registered). The request is on the
+    staff-action trail (``console.audit``, the number masked); the values replaced and
+    recorded are kept as a ``PlayerIdentificationChange`` (history: a correction never
+    erases what it replaced)."""
+    fields = (*NAMING_FIELDS, *IDENTIFICATION_FIELDS)
+    unknown = set(changes) - set(fields)
     if unknown:
         name = sorted(unknown)[0]
         raise RuleError(
@@ -111,21 +135,32 @@ def update_player_identification(*, player_id: int, by, changes: dict[str, Any])
         )
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player_id)
-        recorded = {name: getattr(player, name) for name in IDENTIFICATION_FIELDS}
-        identification = _identification(
-            {**recorded, **changes}, registered_on=timezone.localdate(player.created_at)
-        )
-        for name, value in identification.items():
+        recorded = {name: getattr(player, name) for name in fields}
+        wanted = {**recorded, **changes}
+        corrected = {
+            **_naming(player, wanted),
+            **_identification(wanted, registered_on=timezone.localdate(player.created_at)),
+        }
+        if corrected == recorded:
+            return player
+        for name, value in corrected.items():
             setattr(player, name, value)
-        player.save(update_fields=list(IDENTIFICATION_FIELDS))
-        if identification != recorded:
-            PlayerIdentificationChange.objects.create(
-                player=player,
-                changed_at=now(),
-                changed_by=by,
-                old_value=_as_record(recorded),
-                new_value=_as_record(identification),
-            )
+        try:
+            with transaction.atomic():
+                player.save(update_fields=list(fields))
+        except IntegrityError:
+            raise RuleError(
+                f"player number {corrected['player_number']} is already in use",
+                rule=Rule.PLAYER_NUMBER,
+                field="player_number",
+            ) from None
+        PlayerIdentificationChange.objects.create(
+            player=player,
+            changed_at=now(),
+            changed_by=by,
+            old_value=_as_record(recorded),
+            new_value=_as_record(corrected),
+        )
         return player
 
 

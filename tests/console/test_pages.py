@@ -360,6 +360,22 @@ def test_the_player_page_shows_the_identification_and_a_supervisor_edits_it(as_u
     assert client.post(url, {"id_type": "", "date_of_birth": "1990-05-17"}).status_code == 302
     player.refresh_from_db()
     assert (player.id_type, player.id_number, player.id_issued_by) == ("", "", "")
+    # The name and the number corrected on the same form; a number in use refused.
+    floor.create_player(player_number="PL-7004", name="Pat Other")
+    taken = client.post(url, {"player_number": "PL-7004", "date_of_birth": "1990-05-17"})
+    assert taken.status_code == 400
+    assert "player number PL-7004 is already in use" in taken.content.decode()
+    renamed = {"name": "Oscar Ortiz Jr", "player_number": "PL-7005", "date_of_birth": "1990-05-17"}
+    assert client.post(url, renamed).status_code == 302
+    player.refresh_from_db()
+    assert (player.name, player.player_number) == ("Oscar Ortiz Jr", "PL-7005")
     edits = StaffAction.objects.filter(action="edit a player's identification")
-    assert [edit.outcome for edit in edits.order_by("id")] == ["done", "done", "refused", "done"]
+    assert [edit.outcome for edit in edits.order_by("id")] == [
+        "done",
+        "done",
+        "refused",
+        "done",
+        "refused",
+        "done",
+    ]
     assert not any("D1234567" in edit.detail + edit.message for edit in edits)

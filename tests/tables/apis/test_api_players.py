@@ -234,3 +234,22 @@ def test_only_a_supervisor_corrects_the_identification(as_dealer, as_compliance,
     assert as_supervisor.patch(f"{URL}999999/", ID, format="json").status_code == 404
     player.refresh_from_db()
     assert player.id_number == ""
+
+
+def test_a_supervisor_corrects_a_players_name_and_number(as_supervisor, clock):
+    player = PlayerFactory(player_number="PL-8001", name="Lou Lee")
+    PlayerFactory(player_number="PL-8002", name="Other")
+    url = f"/api/players/{player.pk}/"
+    taken = as_supervisor.patch(url, {"player_number": "PL-8002"}, format="json")
+    assert (taken.status_code, taken.data["rule"], taken.data["field"]) == (
+        400,
+        Rule.PLAYER_NUMBER,
+        "player_number",
+    )
+    response = as_supervisor.patch(
+        url, {"name": "Lou Leeds", "player_number": "PL-8009"}, format="json"
+    )
+    assert response.status_code == 200, response.data
+    assert (response.data["name"], response.data["player_number"]) == ("Lou Leeds", "PL-8009")
+    (change,) = player.identification_changes.all()
+    assert change.old_value["name"] == "Lou Lee" and change.new_value["name"] == "Lou Leeds"

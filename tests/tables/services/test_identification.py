@@ -125,6 +125,8 @@ def test_a_supervisor_records_and_corrects_the_identification(clock, supervisor)
         "D7654321",
     )
     assert changes[2].new_value == {
+        "name": "Eve",
+        "player_number": "P-1",
         "id_type": "",
         "id_number": "",
         "id_issued_by": "",
@@ -141,9 +143,9 @@ def test_a_correction_is_checked_as_a_whole_and_refused_changes_nothing(clock, s
     assert (caught.value.rule, caught.value.field) == (Rule.IDENTIFICATION, "id_number")
     with pytest.raises(RuleError) as caught:
         floor.update_player_identification(
-            player_id=player.pk, by=supervisor, changes={"name": "Someone"}
+            player_id=player.pk, by=supervisor, changes={"tppp": "Someone"}
         )
-    assert (caught.value.rule, caught.value.field) == (Rule.IDENTIFICATION, "name")
+    assert (caught.value.rule, caught.value.field) == (Rule.IDENTIFICATION, "tppp")
     player.refresh_from_db()
     assert (player.name, player.id_number) == ("Fay", "D1234567")
     assert not player.identification_changes.exists()
@@ -166,3 +168,30 @@ def test_the_age_of_a_correction_counts_on_the_day_registered(clock, supervisor)
 def test_no_such_player(supervisor):
     with pytest.raises(Player.DoesNotExist):
         floor.update_player_identification(player_id=987654, by=supervisor, changes=ID)
+
+
+def test_a_supervisor_corrects_the_name_and_the_number(clock, supervisor):
+    player = floor.create_player(player_number="P-1", name="Evee", **ID)
+    floor.create_player(player_number="P-2", name="Other")
+    for changes, rule, field in (
+        ({"name": "  "}, Rule.IDENTIFICATION, "name"),
+        ({"player_number": ""}, Rule.PLAYER_NUMBER, "player_number"),
+        ({"player_number": "P-2"}, Rule.PLAYER_NUMBER, "player_number"),
+    ):
+        with pytest.raises(RuleError) as caught:
+            floor.update_player_identification(player_id=player.pk, by=supervisor, changes=changes)
+        assert (caught.value.rule, caught.value.field) == (rule, field)
+    assert not player.identification_changes.exists()
+    floor.update_player_identification(
+        player_id=player.pk, by=supervisor, changes={"name": "Eve Evans", "player_number": "P-9"}
+    )
+    player.refresh_from_db()
+    assert (player.name, player.player_number, player.id_number) == ("Eve Evans", "P-9", "D1234567")
+    (change,) = player.identification_changes.all()
+    assert (change.old_value["name"], change.new_value["name"]) == ("Evee", "Eve Evans")
+    assert (change.old_value["player_number"], change.new_value["player_number"]) == ("P-1", "P-9")
+    # The same values again: nothing to record.
+    floor.update_player_identification(
+        player_id=player.pk, by=supervisor, changes={"name": "Eve Evans"}
+    )
+    assert player.identification_changes.count() == 1
