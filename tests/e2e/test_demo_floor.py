@@ -39,6 +39,7 @@ def test_the_demo_floor_is_live_for_a_new_dealer(live_server, new_page, shoot, s
 
     first = next(name for name in names if name != CARD_TABLE)
     page.get_by_role("link", name=first).click()
+    expect(page.locator("h1")).to_contain_text(first)  # the table page, before its shortcuts
     with page.expect_navigation():
         page.keyboard.press("o")  # offer the button
     expect(page.locator("#button")).to_contain_text("do you take the bank?")
