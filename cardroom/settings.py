@@ -60,7 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Serves the vendored static files (htmx, the console's CSS) in every deployment.
+    # Serves the vendored static files (htmx, uPlot, the console's CSS) in every deployment.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # The Content-Security-Policy header (django-csp; the policy is set below).
     "csp.middleware.CSPMiddleware",
@@ -164,9 +164,13 @@ CARDROOM_SHIFTS = parse_shifts(env.str("CARDROOM_SHIFTS", default=""), CARDROOM_
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# htmx comes from the npm registry at build time (`npm ci`, see package.json and the
-# Makefile) and is served by whitenoise from node_modules: never a CDN at run time.
-STATICFILES_DIRS = [("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist")]
+# htmx and uPlot (the bankroll chart) come from the npm registry at build time (`npm ci`,
+# see package.json and the Makefile) and are served by whitenoise from node_modules: never a
+# CDN at run time.
+STATICFILES_DIRS = [
+    ("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist"),
+    ("vendor/uplot", BASE_DIR / "node_modules" / "uplot" / "dist"),
+]
 # Without a collectstatic run (development, tests) whitenoise serves from the app and
 # vendor folders directly; production runs collectstatic and turns this off.
 WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
@@ -209,9 +213,10 @@ CARDROOM_BOARD_TOKEN = env.str("CARDROOM_BOARD_TOKEN", default="demo-board" if D
 REST_FRAMEWORK = {
     # Tokens (django-rest-knox) for terminals and scripts, the session for the browsable API
     # and signed-in staff. The token comes first: DRF answers a caller with neither 401 with
-    # its challenge (WWW-Authenticate: Token), never 403.
+    # its challenge (WWW-Authenticate: Token), never 403. The token is sent as
+    # `Authorization: Token <token>` or `Bearer <token>` (cardroom/authentication.py).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        "cardroom.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # Closed by default: every endpoint that handles money must opt out explicitly.

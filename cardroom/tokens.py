@@ -1,8 +1,10 @@
 """API tokens (django-rest-knox): signed in with a password, expiring, ended by a password change.
 
 - ``POST /api/auth/token/`` (``api-token``): user name and password in, a new token and its
-  expiry out. A token lasts ``API_TOKEN_TTL_HOURS`` (one shift, 10 hours, by default) and use
-  never lengthens it. Only its hash is stored: the token is shown once, in this answer.
+  expiry out, the token then sent as ``Authorization: Bearer <token>`` or ``Token <token>``
+  (``cardroom.authentication``). A token lasts ``API_TOKEN_TTL_HOURS`` (one shift, 10 hours,
+  by default) and use never lengthens it. Only its hash is stored: the token is shown once,
+  in this answer.
 - ``POST /api/auth/logout/`` ends the token it is called with; ``POST /api/auth/logoutall/``
   ends every token of its user. Both answer 204.
 - A changed password ends every token of its user (``end_tokens_on_password_change``), the
@@ -14,19 +16,22 @@ are recorded on the audit trail (``console.audit``) without the password.
 
 from __future__ import annotations
 
-from axes.helpers import get_cool_off, get_cool_off_iso8601
+from axes.helpers import get_cool_off
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.db.models.signals import post_save, pre_save
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from knox import views as knox
 from knox.models import get_token_model
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 
 from cardroom.api import WRITE_ERRORS, ErrorSerializer, error_body
+from cardroom.authentication import ExpiringTokenAuthentication
+from cardroom.money import duration
 
 
 class SignInSerializer(serializers.Serializer):
@@ -57,7 +62,9 @@ class SignInSerializer(serializers.Serializer):
 
 
 class TokenSerializer(serializers.Serializer):
-    token = serializers.CharField(help_text="send it as `Authorization: Token <token>`")
+    token = serializers.CharField(
+        help_text="send it as `Authorization: Bearer <token>` (or `Authorization: Token <token>`)"
+    )
     expiry = serializers.DateTimeField(help_text="when the token stops working")
 
 
@@ -70,6 +77,14 @@ class TokenSignIn(knox.LoginView):
     @extend_schema(
         operation_id="auth_token_create",
         request=SignInSerializer,
+        # The documentation page's "Try it out" body: the two fields to fill in.
+        examples=[
+            OpenApiExample(
+                "sign in",
+                value={"username": "your user name", "password": "your password"},
+                request_only=True,
+            )
+        ],
         responses={
             200: TokenSerializer,
             400: OpenApiResponse(
@@ -88,6 +103,25 @@ class TokenSignIn(knox.LoginView):
         return super().post(request, format=format)
 
 
+class TokenScheme(OpenApiAuthenticationExtension):
+    """The token scheme in the schema (``knoxApiToken``): HTTP bearer, so the documentation
+    page's "Authorize" dialog takes the token alone and sends ``Authorization: Bearer <token>``
+    (``cardroom.authentication`` also accepts the ``Token`` prefix)."""
+
+    target_class = "cardroom.authentication.ExpiringTokenAuthentication"
+    name = "knoxApiToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": (
+                "A token from `POST /api/auth/token/`, sent as `Authorization: Bearer <token>` "
+                "or `Authorization: Token <token>`; it expires (API_TOKEN_TTL_HOURS)."
+            ),
+        }
+
+
 SIGNED_OUT = {
     204: OpenApiResponse(description="the token no longer works"),
     401: OpenApiResponse(ErrorSerializer, description="no valid token"),
@@ -97,6 +131,8 @@ SIGNED_OUT = {
 class TokenSignOut(knox.LogoutView):
     """End the token this request carries."""
 
+    authentication_classes = (ExpiringTokenAuthentication,)
+
     @extend_schema(operation_id="auth_logout_create", request=None, responses=SIGNED_OUT)
     def post(self, request, format=None):
         return super().post(request, format=format)
@@ -104,6 +140,8 @@ class TokenSignOut(knox.LogoutView):
 
 class TokenSignOutEverywhere(knox.LogoutAllView):
     """End every token of the user this request's token belongs to."""
+
+    authentication_classes = (ExpiringTokenAuthentication,)
 
     @extend_schema(operation_id="auth_logoutall_create", request=None, responses=SIGNED_OUT)
     def post(self, request, format=None):
@@ -122,7 +160,7 @@ def lockout_response(request, original_response=None, credentials=None) -> HttpR
     if request.path.startswith("/api/"):
         return JsonResponse(error_body(code="throttled", message=LOCKED), status=429)
     cool_off = get_cool_off(request)
-    context = {"cooloff_time": get_cool_off_iso8601(cool_off) if cool_off else None}
+    context = {"cooloff_time": duration(cool_off) if cool_off else None}
     return render(request, settings.AXES_LOCKOUT_TEMPLATE, context, status=429)
 
 
