@@ -1,21 +1,12 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .forms import SignInForm
-from .views import calculator, fees, options, pages, reports, table, waitlists
+from .views import calculator, fees, options, pages, reports, sign_in, table, waitlists
 
 app_name = "console"
 
 urlpatterns = [
-    path(
-        "sign-in/",
-        auth_views.LoginView.as_view(
-            template_name="console/login.html",
-            redirect_authenticated_user=True,
-            authentication_form=SignInForm,
-        ),
-        name="login",
-    ),
+    path("sign-in/", sign_in.SignIn.as_view(), name="login"),
     path("sign-out/", auth_views.LogoutView.as_view(), name="logout"),
     path("", pages.floor, name="floor"),
     path("tables/new/", pages.create_table, name="tables-create"),
@@ -32,6 +23,7 @@ urlpatterns = [
         name="player-identification",
     ),
     path("audit/", pages.audit, name="audit"),
+    path("audit/export/", pages.audit_export, name="audit-export"),
     path("waitlists/", waitlists.waitlist_page, name="waitlists"),
     path("waitlists/open/", waitlists.open_list, name="waitlists-open"),
     path("waitlists/join/", waitlists.join_list, name="waitlists-join"),

@@ -145,6 +145,19 @@ class ReportRequest(models.Model):
     def __str__(self) -> str:
         return f"{self.get_report_type_display()} #{self.pk} ({self.status})"
 
+    def get_report_type_display(self) -> str:
+        """The report's title, also for a report a layer above registered (no choice here)."""
+        from reports.registry import title_of
+
+        return title_of(self.report_type)
+
+    @property
+    def filters_words(self) -> str:
+        """The filters of a report registered with its own (the audit trail's export)."""
+        from reports.registry import filters_of
+
+        return filters_of(self.report_type, self.parameters)
+
     @property
     def queue_state(self) -> QueueState | None:
         """Where a queued report's task is; None once it runs (or ran)."""

@@ -3,13 +3,16 @@
 Accepted: ``gaming_day`` (one day) or ``from_day`` and ``to_day`` (inclusive gaming days),
 ``table`` (a table id; absent or null means all tables) and ``format`` (``csv``/``pdf``).
 Stored normalised as ``{"format", "from_day", "to_day", "table"}`` so that the same
-request written two ways is the same request.
+request written two ways is the same request. A report registered with ``filters`` (the
+console's staff-action trail) takes more keys, normalised by that function and stored
+beside those four.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -19,6 +22,7 @@ from cardroom.gaming_day import gaming_day_window
 
 MAX_DAYS = 400
 KNOWN = {"gaming_day", "from_day", "to_day", "table", "format"}
+NORMALISED = ("format", "from_day", "to_day", "table")
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,8 @@ class Period:
     from_day: date
     to_day: date
     table_id: int | None
+    # A registered report's own parameters, normalised: (name, value) pairs by name.
+    filters: tuple[tuple[str, object], ...] = ()
 
     @property
     def start(self) -> datetime:
@@ -51,13 +57,25 @@ def _day(value, field: str) -> date:
     return day
 
 
-def normalise(report_type: str, raw: dict, *, formats: tuple[str, ...], today: date) -> dict:
-    """Validate ``raw`` and return the normalised parameters (RuleError names the field)."""
+def normalise(
+    report_type: str,
+    raw: dict,
+    *,
+    formats: tuple[str, ...],
+    today: date,
+    filters: Callable[[dict], dict] | None = None,
+) -> dict:
+    """Validate ``raw`` and return the normalised parameters (RuleError names the field);
+    ``filters`` normalises the keys beyond the period, table and format (none without it)."""
     from tables.models import Table
 
     if not isinstance(raw, dict):
         raise RuleError("parameters must be an object", rule=Rule.REPORTS, field="parameters")
     unknown = sorted(set(raw) - KNOWN)
+    extra = {}
+    if filters is not None:
+        extra = filters({key: raw[key] for key in unknown})
+        unknown = []
     if unknown:
         raise RuleError(
             f"unknown parameter(s): {', '.join(unknown)}", rule=Rule.REPORTS, field=unknown[0]
@@ -112,6 +130,7 @@ def normalise(report_type: str, raw: dict, *, formats: tuple[str, ...], today: d
         "from_day": from_day.isoformat(),
         "to_day": to_day.isoformat(),
         "table": table,
+        **{key: value for key, value in extra.items() if key not in NORMALISED},
     }
 
 
@@ -125,4 +144,5 @@ def period_of(parameters: dict) -> Period:
         date.fromisoformat(parameters["from_day"]),
         date.fromisoformat(parameters["to_day"]),
         parameters["table"],
+        tuple(sorted((k, v) for k, v in parameters.items() if k not in NORMALISED)),
     )

@@ -21,6 +21,14 @@ class ReportKind:
     daily: bool = True  # requested by the beat schedule after each gaming day closes
     # A report with a layout of its own (the fee filing): (period, format) -> (bytes, rows).
     render: Callable[[Period, str], tuple[bytes, int]] | None = None
+    # A report of a layer above (the console's staff-action trail, registered by its app):
+    # its title (no ``ReportType`` choice), and its parameters beyond the period, table and
+    # format: the extra keys of a request in, normalised (RuleError naming the field) out;
+    # they reach ``build`` as ``period.filters``.
+    title: str = ""
+    filters: Callable[[dict], dict] | None = None
+    # Those parameters in words, for the list of requested reports ("outcome Refused").
+    describe: Callable[[dict], str] | None = None
 
 
 REGISTRY: dict[str, ReportKind] = {
@@ -38,9 +46,29 @@ REGISTRY: dict[str, ReportKind] = {
 }
 
 
+def register(report_type: str, kind: ReportKind) -> None:
+    """Add a report built by a layer above (``AppConfig.ready``): the pipeline runs, stores,
+    checksums and serves it like its own; the same registration again changes nothing."""
+    if REGISTRY.setdefault(report_type, kind) != kind:
+        raise ValueError(f"report type {report_type!r} is already registered")
+
+
 def kind_of(report_type: str) -> ReportKind | None:
     return REGISTRY.get(report_type)
 
 
+def title_of(report_type: str) -> str:
+    kind = REGISTRY.get(report_type)
+    if kind is not None and kind.title:
+        return kind.title
+    return ReportType(report_type).label if report_type in ReportType.values else report_type
+
+
 def build(report_type: str, period: Period, *, is_open: bool) -> Document:
     return REGISTRY[report_type].build(period, is_open=is_open)
+
+
+def filters_of(report_type: str, parameters: dict) -> str:
+    """A registered report's own filters in words ("" for the others)."""
+    kind = REGISTRY.get(report_type)
+    return kind.describe(parameters) if kind is not None and kind.describe else ""

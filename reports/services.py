@@ -176,7 +176,11 @@ def request_report(*, report_type: str, parameters: dict, by, scheduled: bool = 
         )
     moment = now()
     normalised = normalise(
-        report_type, parameters, formats=kind.formats, today=gaming_day_of(moment)
+        report_type,
+        parameters,
+        formats=kind.formats,
+        today=gaming_day_of(moment),
+        filters=kind.filters,
     )
     key = parameters_key(normalised)
     # Committed here unless the caller holds a transaction (an Idempotency-Key's): then the
@@ -289,6 +293,8 @@ def file_name(report: ReportRequest) -> str:
     if parameters["to_day"] != parameters["from_day"]:
         days += f"_to_{parameters['to_day']}"
     scope = "all-tables" if parameters["table"] is None else f"table-{parameters['table']}"
+    if period_of(parameters).filters:  # a registered report's own filters were given
+        scope += "_filtered"
     slug = registry.REGISTRY[report.report_type].slug
     return f"{slug}_{days}_{scope}.{WRITERS[parameters['format']][2]}"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
@@ -13,15 +15,21 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from cardroom import bounds
-from cardroom.errors import RuleError
+from cardroom.clock import now
+from cardroom.errors import RuleError, describe
+from cardroom.gaming_day import gaming_day_of, gaming_day_window
+from reports import services as report_services
+from reports.models import QUEUE_UNREACHABLE, QueueState
 from tables import selectors as floor_selectors
 from tables.models import Player
 from tables.rules.identity import masked
 from tables.services import floor as floor_services
 from wagers import selectors as money_selectors
 
+from .. import audit_export as audit_export_report
 from .. import forms, selectors
-from ..models import Outcome, StaffAction
+from ..audit_forms import AuditFilterForm
+from ..models import StaffAction
 from ..permissions import console_view, request_capabilities, require
 from ..refusals import refuse
 
@@ -159,15 +167,14 @@ def _masked(identification: dict) -> dict:
 @console_view("view_floor")
 def bankroll(request, player_id: int, identification_form=None, status=200):
     player = get_object_or_404(Player.objects.select_related("tppp"), pk=player_id)
-    points = selectors.bankroll_points(player)
     context = {
         "player": player,
         "identification_form": identification_form or forms.EditIdentificationForm(player=player),
         "bankroll": money_selectors.bankroll(player),
         "banks": money_selectors.banks(player)[:50],
         "sessions": money_selectors.sessions(player),
-        "chart": selectors.chart(points),
-        "points": points,
+        "chart": selectors.bankroll_chart(player),
+        "gaming_day_start": settings.CARDROOM_GAMING_DAY_START,
     }
     return render(request, "console/bankroll.html", context, status=status)
 
@@ -195,16 +202,99 @@ def edit_identification(request, player_id: int):
     return redirect("console:bankroll", player_id=player.pk)
 
 
+def _audit_form(data) -> tuple[AuditFilterForm, selectors.AuditChoices]:
+    choices = selectors.audit_choices()
+    form = AuditFilterForm(data, tables=choices.tables, actions=choices.actions)
+    return form, choices
+
+
+def _audit_actions(filters: dict):
+    """The trail narrowed by the page's valid filters (gaming days as their instants)."""
+    start = gaming_day_window(filters["from_day"])[0] if "from_day" in filters else None
+    end = gaming_day_window(filters["to_day"])[1] if "to_day" in filters else None
+    keys = ("username", "outcome", "channel", "table", "action")
+    return selectors.staff_actions(
+        **{key: filters[key] for key in keys if key in filters}, start=start, end=end
+    )
+
+
 @console_view("audit")
-def audit(request):
-    filters = {
-        "username": request.GET.get("username", "").strip(),
-        "outcome": request.GET.get("outcome", ""),
-        "channel": request.GET.get("channel", ""),
-    }
-    refused = _unsearchable(request, *filters.values())
-    actions = StaffAction.objects.none() if refused else selectors.staff_actions(**filters)
+def audit(request, export_form=None, status=200):
+    form, choices = _audit_form(request.GET)
+    typed = [value for value in request.GET.values() if isinstance(value, str)]
+    refused = _unsearchable(request, *typed)
+    if not refused and not form.is_valid():
+        refused = True
+        for field, errors in form.errors.items():
+            name = form.fields[field].label if field in form.fields else field
+            messages.error(request, f"{name}: {' '.join(errors)}")
+    actions = StaffAction.objects.none() if refused else _audit_actions(form.filters())
     page = Paginator(actions, 100).get_page(_page_number(request))
-    filters = {key: bounds.storable(value) for key, value in filters.items()}
-    context = {"page": page, "filters": filters, "outcomes": Outcome.choices}
-    return render(request, "console/audit.html", context, status=400 if refused else 200)
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "page": page,
+        "form": form,
+        "staff": choices.staff,
+        "query": bounds.storable(query.urlencode()),
+        "filters": form.filters() if not refused else {},
+        "can_export": request_capabilities(request)["reports"],
+        "today": gaming_day_of(now()),
+    }
+    return render(request, "console/audit.html", context, status=400 if refused else status)
+
+
+@require_POST
+@console_view("reports")
+def audit_export(request):
+    """A compliance officer asks for the trail as the page filters it: a CSV report of the
+    reports pipeline (``console.audit_export``), listed on the reports page when asked."""
+    request.audit_action = "export the audit trail"
+    form, _ = _audit_form(request.POST)
+    if not form.is_valid():
+        request.audit_message = json.dumps(form.errors.get_json_data())
+        return _audit_refused(request, "; ".join(" ".join(e) for e in form.errors.values()))
+    filters = form.filters()
+    today = gaming_day_of(now())
+    parameters = {
+        "from_day": (filters.get("from_day") or filters.get("to_day") or today).isoformat(),
+        "to_day": (filters.get("to_day") or today).isoformat(),
+        "table": filters.get("table"),
+        **{key: filters[key] for key in audit_export_report.FILTERS if key in filters},
+    }
+    request.audit_detail = json.dumps(
+        audit_export_report.described(parameters, _table_name(form)), ensure_ascii=False
+    )
+    try:
+        requested = report_services.request_report(
+            report_type=audit_export_report.REPORT_TYPE, parameters=parameters, by=request.user
+        )
+    except RuleError as error:
+        request.audit_message = describe(error)
+        return _audit_refused(request, describe(error))
+    report = requested.report
+    if requested.queue == QueueState.UNREACHABLE:
+        messages.warning(request, f"{QUEUE_UNREACHABLE} (report {report.pk})")
+    elif requested.created:
+        messages.success(
+            request, f"audit trail export requested as report {report.pk}: it runs in the "
+            "background; download it here once it is done"
+        )  # fmt: skip
+    else:
+        messages.info(
+            request, f"the same export is already {report.get_status_display().lower()} "
+            f"(report {report.pk})"
+        )  # fmt: skip
+    return redirect("console:reports")
+
+
+def _table_name(form: AuditFilterForm) -> str:
+    chosen = form.cleaned_data.get("table")
+    return next((name for pk, name in form.fields["table"].choices if pk == chosen), "")
+
+
+def _audit_refused(request, text: str):
+    messages.error(request, f"export refused: {text}")
+    request.GET = request.POST.copy()
+    request.GET.pop("csrfmiddlewaretoken", None)
+    return audit(request, status=400)

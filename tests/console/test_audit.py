@@ -28,7 +28,7 @@ def test_a_console_action_is_recorded_with_who_what_and_the_outcome(as_user, car
     assert f'"player": {player.pk}' in done.detail
     assert refused.outcome == Outcome.REFUSED
     assert refused.status_code == 400
-    assert refused.message == "seat 5 is taken (rule seats.numbered, docs/rules.md §3.1)"
+    assert refused.message == "seat 5 is taken (rule: seats 1 to 6, docs/rules.md §3.1)"
 
 
 def test_a_refused_role_is_recorded_too(as_user, card_table):
@@ -87,11 +87,11 @@ def test_sign_in_and_out_are_recorded_without_the_password(client, users):
     failed, signed_in, signed_out = StaffAction.objects.order_by("id")
     assert (failed.action, failed.outcome, failed.username, failed.user) == (
         "sign in",
-        Outcome.DONE,
+        Outcome.REFUSED,
         "dealer",
         None,
-    )  # fmt: skip  (a failed sign-in re-shows the form: 200, no user)
-    assert failed.status_code == 200
+    )  # fmt: skip  (a failed sign-in re-shows the form: 400, no user)
+    assert (failed.status_code, failed.message) == (400, "bad password")
     assert (signed_in.action, signed_in.user, signed_in.status_code) == (
         "sign in",
         users["dealer"],
@@ -122,7 +122,7 @@ def test_repeated_failed_sign_ins_lock_the_user_name(client, users, settings):
     limit = settings.AXES_FAILURE_LIMIT
     for _ in range(limit - 1):
         response = client.post(reverse("console:login"), {"username": "dealer", "password": "x"})
-        assert response.status_code == 200
+        assert response.status_code == 400
     # The failure that reaches the limit locks the user name at this address.
     response = client.post(reverse("console:login"), {"username": "dealer", "password": "x"})
     assert response.status_code == 429
@@ -130,6 +130,8 @@ def test_repeated_failed_sign_ins_lock_the_user_name(client, users, settings):
     response = client.post(reverse("console:login"), {"username": "dealer", "password": "pw"})
     assert response.status_code == 429
     assert "Sign-in locked" in response.content.decode()
+    # The wait in minutes, as the floor says it (settings: 15 minutes).
+    assert "Wait 15 minutes or ask a floor supervisor" in response.content.decode()
     assert "_auth_user_id" not in client.session
     assert StaffAction.objects.filter(status_code=429, username="dealer").exists()
     # Another user at the same terminal is not locked out.

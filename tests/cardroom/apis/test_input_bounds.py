@@ -25,6 +25,7 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.urls import reverse
 
 from cardroom.errors import Rule
+from cardroom.money import dollars
 from cardroom.roles import Role
 from console.models import Outcome, StaffAction
 from fees.models import DropBox, DropCount, FeeSchedule, FeeScheduleVersion
@@ -173,12 +174,12 @@ def test_an_amount_beyond_the_columns_or_in_other_digits_is_400_naming_it(
         (
             {"player_fee_cents": 3_000_000_000},
             "rates[0].player_fee_cents",
-            "3000000000 is more than 2147483647 cents",
+            "$30,000,000.00 is more than $21,474,836.47",
         ),
         (
             {"player_dealer_fee_cents": 2**63},
             "rates[0].player_dealer_fee_cents",
-            f"{2**63} is more than 2147483647 cents",
+            f"{dollars(2**63)} is more than $21,474,836.47",
         ),
         (
             {"player_fee_cents": ARABIC_INDIC_500},
@@ -463,7 +464,7 @@ def test_a_console_sign_in_with_a_user_name_over_255_characters_is_refused_and_r
     response = client.post(
         reverse("console:login"), {"username": "t" * length, "password": PASSWORD}
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert response.context["form"].errors == {
         "username": [f"Ensure this value has at most 150 characters (it has {length})."]
     }
@@ -471,8 +472,9 @@ def test_a_console_sign_in_with_a_user_name_over_255_characters_is_refused_and_r
     assert not AccessAttempt.objects.exists()
     (row,) = StaffAction.objects.all()
     assert (row.channel, row.action, row.user, row.username, row.status_code) == (
-        "auth", "sign in", None, "t" * 150, 200,
+        "auth", "sign in", None, "t" * 150, 400,
     )  # fmt: skip
+    assert row.outcome == Outcome.REFUSED
 
 
 def test_an_api_sign_in_with_a_nul_in_the_user_name_is_400_and_recorded(api, terminal):
@@ -494,13 +496,14 @@ def test_a_console_sign_in_with_a_nul_in_the_user_name_is_refused_and_recorded(c
     response = client.post(
         reverse("console:login"), {"username": "term\x00inal", "password": PASSWORD}
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert response.context["form"].errors == {"username": [NUL_CHARACTER]}
     assert "_auth_user_id" not in client.session
     (row,) = StaffAction.objects.all()
     assert (row.channel, row.action, row.user, row.username, row.status_code) == (
-        "auth", "sign in", None, "term\\x00inal", 200,
+        "auth", "sign in", None, "term\\x00inal", 400,
     )  # fmt: skip
+    assert row.outcome == Outcome.REFUSED
 
 
 # --- The console's forms ------------------------------------------------------------------------
