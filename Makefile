@@ -20,7 +20,7 @@ $(PYTHON):
 	$(PIP) install -r requirements-dev.txt
 	touch $@
 
-# Front-end assets (htmx) from the npm registry, at the versions package-lock.json pins.
+# Front-end assets (htmx, uPlot) from the npm registry, at the versions package-lock.json pins.
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
@@ -32,6 +32,7 @@ run: .venv/.installed-run node_modules/.installed
 
 test: .venv/.installed-dev node_modules/.installed
 	scripts/ensure_chromium.sh
+	scripts/ensure_poppler.sh
 	$(MAKE) --no-print-directory lint
 	$(PYTHON) manage.py makemigrations --check --dry-run
 	$(PYTHON) -m pytest

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from django.utils import timezone
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.styles import getSampleStyleSheet
@@ -84,9 +85,20 @@ def square_names(squares: Sequence[str]) -> list[str]:
     return [SQUARE_NAMES[s] for s in SQUARE_NAMES if s in squares]
 
 
+def local_iso(moment) -> str:
+    """An instant in the cardroom's local time (``TIME_ZONE``), ISO 8601 with its UTC offset,
+    as the reports write times (``reports.document.cell``)."""
+    return timezone.localtime(moment).isoformat()
+
+
+def local_text(moment) -> str:
+    """An instant as a person reads it, in the cardroom's local time: ``2026-11-20 10:00 PST``."""
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M %Z")
+
+
 def _identity(filed: Filed) -> tuple[str, ...]:
     v = filed.version
-    return (filed.label, v.schedule.name, str(v.number), v.effective_at.isoformat())
+    return (filed.label, v.schedule.name, str(v.number), local_iso(v.effective_at))
 
 
 def filing_csv(filed: Sequence[Filed]) -> bytes:
@@ -126,7 +138,7 @@ def filing_pdf(filed: Sequence[Filed], *, title: str = "Collection Table") -> by
         story.append(
             Paragraph(
                 f"{escape(item.label)}: {escape(v.schedule.name)}, version {v.number}, "
-                f"in force from {v.effective_at.isoformat()}",
+                f"in force from {local_text(v.effective_at)}",
                 styles["Heading2"],
             )
         )

@@ -182,7 +182,10 @@ def build(period: Period, *, is_open: bool) -> Document:
             "Activity and drop by shift",
             ACTIVITY_COLUMNS,
             _activity(period, tables),
-            {name: 11 for name in ACTIVITY_COLUMNS} | {"gaming_day": 10, "table": 14},
+            # Counts narrow, amounts to "-999,999.99": the row fits a landscape page.
+            {name: 11 for name in ACTIVITY_COLUMNS}
+            | {"gaming_day": 10, "shift": 9, "table": 12, "drop_box": 8}
+            | {"hands_dealt": 6, "hands_voided": 6, "waivers": 6, "counts": 6},
         )
         yield Section(
             "Fees by collection rate",

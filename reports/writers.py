@@ -9,8 +9,10 @@ month, never the audit export).
 from __future__ import annotations
 
 import hashlib
+import re
 import textwrap
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.db import connection
@@ -148,56 +150,150 @@ class _HashingBinary:
 
 
 FONT, FONT_BOLD, SIZE, LEADING = "Courier", "Courier-Bold", 7, 8.5
+MIN_SIZE = 5  # a section too wide for the page is set smaller, never below this
 MARGIN = 36
 DEFAULT_WIDTH = 12
+MONEY_WIDTH = 10  # "999,999.99", "-99,999.99" at least (a report asks more where it needs)
+EM = 0.6  # Courier: every glyph is 0.6 of the font size wide
+GAP = "  "  # between two columns: an amount never runs into the next cell
+PAGE_WIDTH, PAGE_HEIGHT = landscape(letter)
+
+
+IDENTIFIER = re.compile(r"[a-z]+(?:_[a-z]+)+")
+
+
+def _is_money(column: str) -> bool:
+    return column.endswith("_cents")
 
 
 def _money_header(column: str) -> str:
-    return column[: -len("_cents")] + " ($)" if column.endswith("_cents") else column
+    """A column's heading in the PDF, in words: ``player_dealer_fees_cents`` -> ``player
+    dealer fees ($)`` (the CSV keeps the machine name)."""
+    words = column[: -len("_cents")] + " ($)" if _is_money(column) else column
+    return words.replace("_", " ")
 
 
 def _pdf_text(column: str, value) -> str:
-    if column.endswith("_cents") and isinstance(value, int) and not isinstance(value, bool):
+    if _is_money(column) and isinstance(value, int) and not isinstance(value, bool):
         return amount(value)
+    if isinstance(value, datetime):
+        # Local ISO 8601 with a space for the "T": a narrow column breaks it between the
+        # date and the time, never inside the time.
+        return cell(value).replace("T", " ", 1)
+    if isinstance(value, str) and IDENTIFIER.fullmatch(value):
+        # A recorded kind ("player_dealer", "bad_beat") in words; the CSV keeps the value.
+        return value.replace("_", " ")
     return cell(value)
+
+
+def _chars(size: float) -> int:
+    """How many characters of a ``size`` line fit between the margins."""
+    return int((PAGE_WIDTH - 2 * MARGIN) / (size * EM))
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width, break_on_hyphens=False) or [""]
+
+
+def _layout(columns, requested: dict[str, int]) -> tuple[list[int], float]:
+    """Each column's width in characters and the font size, so that a row fits the page.
+
+    A column is as wide as its report asks (``Section.widths``), an amount at least
+    ``MONEY_WIDTH``, and its heading wraps by words. A section wider than the page at ``SIZE``
+    first loses the room its headings would take on one line, then is set in a smaller size
+    (down to ``MIN_SIZE``), then its widest text columns wrap narrower.
+    """
+    labels = [_money_header(c) for c in columns]
+    floor = [
+        max(
+            requested.get(c, DEFAULT_WIDTH),
+            max(len(word) for word in label.split()),
+            MONEY_WIDTH if _is_money(c) else 1,
+        )
+        for c, label in zip(columns, labels, strict=True)
+    ]
+    natural = [max(w, len(label)) for w, label in zip(floor, labels, strict=True)]
+    gaps = len(GAP) * (len(columns) - 1)
+    room = _chars(SIZE) - gaps
+    if sum(natural) <= room:
+        return natural, SIZE
+    if sum(floor) <= room:
+        widths = list(floor)
+        spare = room - sum(widths)
+        # The headings that need the least to stand on one line get it first.
+        for index in sorted(range(len(widths)), key=lambda i: natural[i] - floor[i]):
+            grant = min(spare, natural[index] - widths[index])
+            widths[index] += grant
+            spare -= grant
+        return widths, SIZE
+    size = max(MIN_SIZE, int(SIZE * _chars(SIZE) / (sum(floor) + gaps) * 20) / 20)
+    while _chars(size) - gaps < sum(floor) and size > MIN_SIZE:
+        size = max(MIN_SIZE, size - 0.05)
+    room = _chars(size) - gaps
+    widths = list(floor)
+    while sum(widths) > room:
+        # Narrow the widest column, text before amounts; no column below 4 characters.
+        candidates = [i for i, c in enumerate(columns) if not _is_money(c) and widths[i] > 4]
+        candidates = candidates or [i for i in range(len(widths)) if widths[i] > 4]
+        widths[max(candidates, key=lambda i: widths[i])] -= 1
+    return widths, size
 
 
 class _Pages:
     def __init__(self, pdf: canvas.Canvas, running_title: str) -> None:
         self.pdf = pdf
-        self.width, self.height = landscape(letter)
+        self.width, self.height = PAGE_WIDTH, PAGE_HEIGHT
         self.running_title = running_title
         self.page = 0
         self.y = 0.0
-        self.repeat: list[tuple[str, str]] = []  # lines repeated at the top of each page
+        # lines repeated at the top of each page: (font, size, text)
+        self.repeat: list[tuple[str, float, str]] = []
         self._new_page(first=True)
 
     def _new_page(self, first: bool = False) -> None:
         if not first:
             self.pdf.showPage()
         self.page += 1
+        footer = f"{self.running_title}  -  page {self.page}"
+        if len(footer) > _chars(SIZE):
+            footer = f"page {self.page}"
         self.pdf.setFont(FONT, SIZE)
-        self.pdf.drawString(MARGIN, MARGIN / 2, f"{self.running_title}  -  page {self.page}")
+        self.pdf.drawString(MARGIN, MARGIN / 2, footer)
         self.y = self.height - MARGIN
-        for font, text in self.repeat:
-            self._draw(font, text)
+        for font, size, text in self.repeat:
+            self._draw(font, size, text)
 
-    def _draw(self, font: str, text: str) -> None:
-        self.pdf.setFont(font, SIZE)
+    def _draw(self, font: str, size: float, text: str) -> None:
+        self.pdf.setFont(font, size)
         self.pdf.drawString(MARGIN, self.y, text)
-        self.y -= LEADING
+        self.y -= LEADING * size / SIZE
 
-    def line(self, text: str, *, bold: bool = False, keep: int = 1) -> None:
-        if self.y - LEADING * keep < MARGIN:
-            self._new_page()
-        self._draw(FONT_BOLD if bold else FONT, text)
+    def line(self, text: str, *, bold: bool = False, keep: int = 1, size: float = SIZE) -> None:
+        """One line of the page; a line longer than the page wraps (by words)."""
+        for index, part in enumerate(_wrap(text, _chars(size))):
+            if self.y - LEADING * size / SIZE * max(keep - index, 1) < MARGIN:
+                self._new_page()
+            self._draw(FONT_BOLD if bold else FONT, size, part)
 
     def gap(self) -> None:
         self.y -= LEADING / 2
 
 
+def _joined(cells: list[list[str]], widths: list[int], money: list[bool], index: int) -> str:
+    return GAP.join(
+        (lines[index] if index < len(lines) else "").rjust(w)
+        if right
+        else (lines[index] if index < len(lines) else "").ljust(w)
+        for lines, w, right in zip(cells, widths, money, strict=True)
+    ).rstrip()
+
+
 def write_pdf(document: Document, raw) -> Written:
-    """Landscape letter, monospaced columns; long cells wrap within their column."""
+    """Landscape letter, monospaced columns that fit the page: long cells and headings wrap
+    within their column, amounts are right-aligned (split only if wider than their column,
+    at least ``MONEY_WIDTH``), times break between date and time, and a section too wide for
+    the page is set smaller (``_layout``). tests/reports/services/test_pdf_layout.py draws
+    every PDF report and checks that no text leaves the page."""
     sink = _HashingBinary(raw)
     pdf = canvas.Canvas(sink, pagesize=landscape(letter), invariant=1, pageCompression=1)
     pdf.setTitle(document.title)
@@ -212,28 +308,28 @@ def write_pdf(document: Document, raw) -> Written:
     for section in document.sections:
         pages.repeat = []
         pages.gap()
-        widths = [
-            max(len(_money_header(c)), section.widths.get(c, DEFAULT_WIDTH))
-            for c in section.columns
+        widths, size = _layout(section.columns, section.widths)
+        money = [_is_money(c) for c in section.columns]
+        labels = [_wrap(_money_header(c), w) for c, w in zip(section.columns, widths, strict=True)]
+        header = [_joined(labels, widths, money, index) for index in range(max(map(len, labels)))]
+        pages.line(section.title, bold=True, keep=2 + len(header))
+        for text in header:
+            pages.line(text, bold=True, size=size, keep=len(header) + 1)
+        pages.repeat = [(FONT_BOLD, SIZE, f"{section.title} (continued)")] + [
+            (FONT_BOLD, size, text) for text in header
         ]
-        header = " ".join(
-            _money_header(c).ljust(w) for c, w in zip(section.columns, widths, strict=True)
-        )
-        pages.line(section.title, bold=True, keep=3)
-        pages.line(header, bold=True)
-        pages.repeat = [(FONT_BOLD, f"{section.title} (continued)"), (FONT_BOLD, header)]
         for row in section.rows:
             cells = [
-                textwrap.wrap(_pdf_text(c, v), w, break_on_hyphens=False) or [""]
-                for c, v, w in zip(section.columns, row, widths, strict=True)
+                [_pdf_text(c, v)] if m else _wrap(_pdf_text(c, v), w)
+                for c, v, w, m in zip(section.columns, row, widths, money, strict=True)
+            ]
+            cells = [
+                _wrap(lines[0], w) if len(lines[0]) > w else lines
+                for lines, w in zip(cells, widths, strict=True)
             ]
             height = max(len(lines) for lines in cells)
             for index in range(height):
-                text = " ".join(
-                    (lines[index] if index < len(lines) else "").ljust(w)
-                    for lines, w in zip(cells, widths, strict=True)
-                )
-                pages.line(text.rstrip(), keep=height - index)
+                pages.line(_joined(cells, widths, money, index), keep=height - index, size=size)
             rows += 1
         pages.repeat = []
     pdf.save()

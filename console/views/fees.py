@@ -17,13 +17,23 @@ from ..permissions import console_view, require
 from ..refusals import refuse
 
 
+def _copied_version(row):
+    """The version a new version of ``row``'s schedule starts from: the one in force, else
+    (a schedule whose first version is still to come) the newest filed; None if none."""
+    for marked in row.versions:  # newest first
+        if marked.status.startswith("in force"):
+            return marked.version
+    return row.versions[0].version if row.versions else None
+
+
 def _page(request, *, schedule_form=None, version_form=None, failed_schedule=None, status=200):
+    rows = selectors.fee_schedules()
     context = {
-        "schedules": selectors.fee_schedules(),
+        # Each schedule with the form of its next version, a copy of the version in force.
+        "schedules": [(row, forms.VersionForm.copy_of(_copied_version(row))) for row in rows],
         "schedule_form": schedule_form or forms.ScheduleForm(),
         "version_form": version_form,
         "failed_schedule": failed_schedule,
-        "new_version_form": forms.VersionForm(),
     }
     return render(request, "console/fees.html", context, status=status)
 

@@ -122,14 +122,14 @@ def test_a_supervisor_files_a_new_version_which_then_is_in_force(as_user, fee_ta
         # a gap between two player wager ranges
         (
             [dict(STANDARD[0], wager_to_cents=2_000), *STANDARD[1:]],
-            "leave a gap between 2000 and 2501 cents (rule fees.ranges, docs/rules.md §9.3)",
+            "leave a gap between $20.00 and $25.01 (rule: the fee ranges, docs/rules.md §9.3)",
         ),
         # the ranges do not reach the table maximum
         (STANDARD[:2], "must cover the table limits"),
         # a rate with no fee at all
         (
             [dict(STANDARD[0], player_fee_cents=None), *STANDARD[1:]],
-            "is not a whole number of cents (rule fees.rates, docs/rules.md §9.2)",
+            "is not a whole number of cents (rule: the collection rates, docs/rules.md §9.2)",
         ),
     ],
 )
