@@ -6,13 +6,25 @@ Each composes the apps' selectors and the rules core; none decides a rule itself
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import TruncDate, TruncTime
 
 from cardroom.clock import now
-from cardroom.errors import ACTIVE_ROUND_STATES, State
+from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State
 from cardroom.money import dollars
 from fees import selectors as fee_selectors
 from rounds import selectors as round_selectors
@@ -35,7 +47,8 @@ from tables.rules.rotation import BankedHand, window_shortfall
 from tables.rules.seats import SEATS
 from tables.rules.visibility import visible_cards
 from wagers import selectors as money_selectors
-from wagers.models import LedgerEntry, PlayerDealerBank
+from wagers.models import PlayerDealerBank
+from wagers.rules.layout import Bettor, Exposure, exposure, play_shortfall, play_stake
 
 from .models import StaffAction
 
@@ -249,6 +262,9 @@ class TableView:
     option_changes: list[OptionChangeRow] = field(default_factory=list)  # newest first
     behind: list[Player] = field(default_factory=list)  # chips here, no seat (backline)
     holds: dict[int, HeldSeat] = field(default_factory=dict)  # seat -> its hold in force
+    seat_panels: list = field(default_factory=list)  # the six seats (SeatPanel), 1 to 6
+    next_action: str = ""  # one of NEXT_ACTIONS
+    exposure: object = None  # the bank against the layout while wagers are taken
 
     @property
     def table(self) -> Table:
@@ -330,6 +346,164 @@ def _entry_needed(round_: Round) -> dict[str, int]:
     return {}
 
 
+# --- The table's layout: seats around it, the one next action, what a tap will meet ------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision the rules allow a hand now; ``refused`` says why the chips do not cover it
+    (the service would refuse it: rule chips.in_front), empty when they do."""
+
+    action: str
+    multiple: int
+    label: str
+    refused: str = ""
+
+
+@dataclass(frozen=True)
+class SeatPanel:
+    """One of the six seats as the layout shows it (seats 1 to 6 clockwise, docs/rules.md §3.1)."""
+
+    seat: int
+    seating: Seating | None  # who sits there, or None: a free seat
+    hand: object = None  # the seat's Hand in the round in play
+    bets: tuple = ()  # the hand's bets, the seated player's first
+    chips: int = 0  # the seated player's chips at the table
+    player_dealer: bool = False  # banks the round in play
+    button: bool = False  # holds (or is being offered) the player-dealer button between hands
+    hold: HeldSeat | None = None
+    choices: tuple[Choice, ...] = ()  # this street's decisions, when the hand has one to make
+    deciding: bool = False  # the hand has a decision to make on this street
+
+    @property
+    def free(self) -> bool:
+        return self.seating is None
+
+
+# The one next action of the round, in the order a hand goes (the template's panels).
+NEXT_ACTIONS = (
+    "closed",
+    "open_game",
+    "seat_players",
+    "offer",
+    "answer",
+    "start",
+    "no_player_dealer",
+    "bank",
+    "wagers",
+    "deal",
+    "decisions",
+    "flop",
+    "turn_river",
+    "showdown",
+    "settle",
+)
+_NEXT_OF_STATE = {
+    State.NO_MORE_BETS: "deal",
+    State.PREFLOP: "flop",
+    State.FLOP: "turn_river",
+    State.RIVER: "showdown",
+    State.SHOWDOWN: "settle",
+}
+
+
+def next_action(view: TableView) -> str:
+    """What the dealer does next at this table, from the button's state and the round's."""
+    if view.closed:
+        return "closed"
+    round_ = view.round
+    if round_ is None:
+        state = view.floor.button.state
+        if state is State.NO_GAME or state is State.GAME_ENDED:
+            return "open_game"
+        if state is State.NO_PLAYERS:
+            return "seat_players"
+        if state is State.OFFER_PENDING:
+            return "answer"
+        if state is State.ACCEPTED:
+            return "start"
+        if state is State.NO_PLAYER_DEALER:
+            return "no_player_dealer"
+        return "offer"
+    if round_.state == State.WAGERING:
+        return "wagers" if getattr(round_, "bank", None) else "bank"
+    if any(seat.deciding for seat in view.seat_panels):
+        return "decisions"
+    return _NEXT_OF_STATE.get(State(round_.state), "settle")
+
+
+def _bettors(hand, chips: dict[int, int]) -> list[Bettor]:
+    return [Bettor(b.ante_cents, chips.get(b.player_id, 0), b.player.name) for b in hand.bets.all()]
+
+
+def _choices(hand, seat: SeatDecisions | None, chips: dict[int, int]) -> tuple[Choice, ...]:
+    if seat is None:
+        return ()
+    bettors = _bettors(hand, chips)
+    result = []
+    for action, multiple, label in seat.choices:
+        short = play_shortfall(bettors, multiple) if multiple else None
+        refused = ""
+        if short is not None:
+            refused = (
+                f"{short.name} has {dollars(short.chips)}: a Play of "
+                f"{dollars(play_stake(short.ante, multiple))} is more than that "
+                f"({Rule.CHIPS_IN_FRONT.citation})"
+            )
+        result.append(Choice(action, multiple, label, refused))
+    return tuple(result)
+
+
+def seat_panels(view: TableView) -> list[SeatPanel]:
+    """The six seats in order, each with its player, chips, hand, bets and decisions."""
+    seated = {s.seat: s for s in view.floor.seated}
+    round_ = view.round
+    hands = {h.seat: h for h in round_.hands.all()} if round_ is not None else {}
+    deciding = {d.seat: d for d in view.decisions if d.choices}
+    button = view.floor.button
+    offer = button.pending or button.accepted
+    if round_ is not None:
+        button_seat = round_.player_dealer_seat
+    elif offer is not None:
+        button_seat = offer.seat
+    else:
+        last = view.last_round
+        button_seat = last.player_dealer_seat if last is not None else None
+    panels = []
+    for seat in SEATS:
+        seating = seated.get(seat)
+        hand = hands.get(seat)
+        panels.append(
+            SeatPanel(
+                seat=seat,
+                seating=seating,
+                hand=hand,
+                bets=tuple(hand.bets.all()) if hand is not None else (),
+                chips=view.chips.get(seating.player_id, 0) if seating is not None else 0,
+                player_dealer=round_ is not None and round_.player_dealer_seat == seat,
+                button=button_seat == seat,
+                hold=view.holds.get(seat),
+                choices=_choices(hand, deciding.get(seat), view.chips) if hand else (),
+                deciding=seat in deciding,
+            )
+        )
+    return panels
+
+
+def layout_exposure(round_: Round | None) -> Exposure | None:
+    """The action on the layout against the bank while wagers are taken (None before the
+    bank is posted): the most the bank would pay if every hand won at even money with its
+    largest Play, and what would go unpaid (``wagers.rules.layout.exposure``)."""
+    if round_ is None or round_.state != State.WAGERING:
+        return None
+    bank = getattr(round_, "bank", None)
+    if not bank:
+        return None
+    antes = {h.seat: [b.ante_cents for b in h.bets.all()] for h in round_.hands.all()}
+    largest = max(round_.options["preflop_multiples"])
+    return exposure(bank.amount_cents, round_.player_dealer_seat, antes, largest)
+
+
 def table_view(*, table_id: int) -> TableView:
     floor = floor_selectors.table_floor(table_id=table_id)
     active = floor.active_round
@@ -376,6 +550,9 @@ def table_view(*, table_id: int) -> TableView:
         view.decisions = _decisions(round_)
         view.used_cards = _used_cards(round_)
         view.entry_needed = _entry_needed(round_)
+    view.seat_panels = seat_panels(view)
+    view.next_action = next_action(view)
+    view.exposure = layout_exposure(round_)
     return view
 
 
@@ -404,81 +581,152 @@ def all_cards() -> list[str]:
 
 # --- The bankroll page --------------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class ChartPoint:
-    round: Round
-    balance: int  # the player's chips at that table after the hand was settled
-
-
-def bankroll_points(player: Player, *, last: int = 200) -> list[ChartPoint]:
-    """The player's chips after each hand they banked (newest ``last``), in two queries.
-
-    Read from the ledger: the running balance of the bank's chip account, taken at the
-    last entry of that round.
-    """
-    banks = list(
-        PlayerDealerBank.objects.filter(player=player, net_cents__isnull=False)
-        .select_related("round__table")
-        .order_by("-posted_at")[:last]
-    )
-    banks.reverse()
-    if not banks:
-        return []
-    accounts = {b.account_id for b in banks}
-    rounds = {b.round_id: b for b in banks}
-    balances: dict[int, int] = {}
-    at_round: dict[int, int] = {}
-    entries = (
-        LedgerEntry.objects.filter(account_id__in=accounts)
-        .order_by("transaction_id", "id")
-        .values_list("account_id", "amount_cents", "transaction__round_id")
-    )
-    for account_id, amount, round_id in entries:
-        balances[account_id] = balances.get(account_id, 0) + amount
-        if round_id in rounds and rounds[round_id].account_id == account_id:
-            at_round[round_id] = balances[account_id]
-    return [ChartPoint(b.round, at_round.get(b.round_id, 0)) for b in banks]
+# How much of a player-dealer's history the bankroll chart draws (docs/console.md).
+CHART_HANDS = 500
+CHART_DAYS = 60
 
 
 @dataclass(frozen=True)
-class Chart:
-    width: int
-    height: int
-    path: str
-    points: list[tuple[float, float, ChartPoint]]
-    top: int
-    bottom: int
+class DayResult:
+    day: date  # the gaming day (docs/rules.md §10.4), not the calendar date
+    hands: int
+    result: int  # cents: the sum of the day's bank results
 
 
-def chart(points: list[ChartPoint], *, width: int = 640, height: int = 200, pad: int = 24) -> Chart:
-    """Geometry for a server-drawn SVG line chart (integers in, floats only for pixels)."""
-    if not points:
-        return Chart(width, height, "", [], 0, 0)
-    top = max(0, *(p.balance for p in points))
-    bottom = min(0, *(p.balance for p in points))
-    span = (top - bottom) or 1
-    step = (width - 2 * pad) / max(1, len(points) - 1)
-    xy = [
-        (pad + i * step, pad + (top - p.balance) * (height - 2 * pad) / span, p)
-        for i, p in enumerate(points)
-    ]
-    path = "M" + " L".join(f"{x:.1f},{y:.1f}" for x, y, _ in xy)
-    return Chart(width, height, path, xy, top, bottom)
+def _result_by_gaming_day(banks: QuerySet[PlayerDealerBank]) -> list[DayResult]:
+    """Every gaming day's result, oldest first. Grouped in the database by local date and
+    whether the hand ended before the gaming day's start (then it belongs to the day
+    before), so a daylight-saving change moves no hand to the wrong day."""
+    zone = ZoneInfo(settings.TIME_ZONE)
+    groups = (
+        banks.annotate(
+            local_date=TruncDate("round__ended_at", tzinfo=zone),
+            local_time=TruncTime("round__ended_at", tzinfo=zone),
+        )
+        .annotate(
+            early=Case(
+                When(local_time__lt=settings.CARDROOM_GAMING_DAY_START, then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            ),
+        )
+        .values("local_date", "early")
+        .annotate(hands=Count("id"), result=Sum("net_cents"))
+        .order_by()
+    )
+    days: dict[date, tuple[int, int]] = {}
+    for row in groups:
+        if row["local_date"] is None:
+            continue
+        day = row["local_date"] - timedelta(days=1) if row["early"] else row["local_date"]
+        hands, result = days.get(day, (0, 0))
+        days[day] = (hands + row["hands"], result + row["result"])
+    return [DayResult(day, *days[day]) for day in sorted(days)]
+
+
+@dataclass(frozen=True)
+class BankrollChart:
+    data: dict  # what console/bankroll.js draws, through json_script
+    days: list[DayResult]  # oldest first
+
+    @property
+    def last_days(self) -> list[DayResult]:
+        """The newest ten gaming days, newest first: the table shown without JavaScript."""
+        return self.days[::-1][:10]
+
+
+def bankroll_chart(
+    player: Player, *, hands: int = CHART_HANDS, days: int = CHART_DAYS
+) -> BankrollChart:
+    """What the bankroll chart draws, all money in integer cents: the player-dealer's
+    cumulative result after each hand banked and settled (the newest ``hands``; x = when the
+    hand was settled, in Unix seconds, drawn in the cardroom's time zone), and each gaming
+    day's result (the newest ``days`` days played). The cumulative result counts the older
+    hands too, so its last value is the page's "result". Three queries."""
+    settled = PlayerDealerBank.objects.filter(
+        player=player, net_cents__isnull=False, round__ended_at__isnull=False
+    )
+    newest = list(
+        settled.order_by("-round__ended_at", "-round_id").values_list(
+            "round__ended_at", "net_cents", "round__table__name", "round__number"
+        )[:hands]
+    )
+    newest.reverse()
+    total = settled.aggregate(total=Sum("net_cents"))["total"] or 0
+    running = total - sum(net for _, net, _, _ in newest)
+    cumulative = []
+    for _, net, _, _ in newest:
+        running += net
+        cumulative.append(running)
+    by_day = _result_by_gaming_day(settled)[-days:]
+    data = {
+        "timezone": settings.TIME_ZONE,
+        "hands": {
+            "time": [int(ended.timestamp()) for ended, _, _, _ in newest],
+            "result": cumulative,
+            "net": [net for _, net, _, _ in newest],
+            "hand": [f"{table} round {number}" for _, _, table, number in newest],
+        },
+        "days": {
+            "day": [d.day.isoformat() for d in by_day],
+            "hands": [d.hands for d in by_day],
+            "result": [d.result for d in by_day],
+        },
+    }
+    return BankrollChart(data, by_day)
 
 
 # --- The audit page -----------------------------------------------------------------------
 
 
-def staff_actions(*, username: str = "", outcome: str = "", channel: str = "") -> QuerySet:
-    actions = StaffAction.objects.all()
+def staff_actions(
+    *,
+    username: str = "",
+    outcome: str = "",
+    channel: str = "",
+    table: int | None = None,
+    action: str = "",
+    start: datetime | None = None,
+    end: datetime | None = None,
+) -> QuerySet:
+    """The trail, newest first, narrowed by the audit page's filters (and the export's):
+    the user name as typed (any case), outcome, channel, table id, action, ``[start, end)``."""
+    actions = StaffAction.objects.select_related("user")
     if username:
         actions = actions.filter(username__iexact=username)
     if outcome:
         actions = actions.filter(outcome=outcome)
     if channel:
         actions = actions.filter(channel=channel)
+    if table is not None:
+        actions = actions.filter(table_id=table)
+    if action:
+        actions = actions.filter(action=action)
+    if start is not None:
+        actions = actions.filter(at__gte=start)
+    if end is not None:
+        actions = actions.filter(at__lt=end)
     return actions
+
+
+@dataclass(frozen=True)
+class AuditChoices:
+    tables: list[Table]  # every table, by name
+    actions: list[str]  # every action recorded, in order
+    staff: list[str]  # every staff account's user name
+
+
+def audit_choices() -> AuditChoices:
+    """What the audit page's filters offer: three queries whatever the trail's size."""
+    from django.contrib.auth import get_user_model
+
+    actions = StaffAction.objects.order_by("action").values_list("action", flat=True).distinct()
+    staff = get_user_model()._default_manager.filter(is_staff=True).order_by("username")
+    return AuditChoices(
+        tables=list(Table.objects.order_by("name")),
+        actions=list(actions),
+        staff=list(staff.values_list("username", flat=True)),
+    )
 
 
 # --- Fee schedules ------------------------------------------------------------------------

@@ -317,6 +317,27 @@ def _make_form(name: str, view: selectors.TableView, data=None):
     return form_class(data, initial=initial, **kwargs)
 
 
+def _swapped(request) -> bool:
+    """An action posted by htmx: answer the table area alone, swapped in place."""
+    return request.headers.get("HX-Request") == "true"
+
+
+SEAT_PANEL_ACTIONS = frozenset(
+    {"buy_in", "fill", "cash_out", "credit", "unseat", "hold_seat", "release_hold"}
+)
+
+
+def _failed_seat(view: selectors.TableView, bound, failed: str) -> int | None:
+    """The seat whose own panel holds a refused form (to show it open), if any."""
+    if bound is None or failed not in SEAT_PANEL_ACTIONS:
+        return None
+    seat, player = bound.data.get("seat"), bound.data.get("player_id")
+    for seating in view.floor.seated:
+        if str(seating.seat) == seat or str(seating.player_id) == player:
+            return seating.seat
+    return None
+
+
 def _render(request, view: selectors.TableView, bound=None, failed: str = "", status=200):
     page_forms = {name: _make_form(name, view) for name in ACTIONS}
     if bound is not None:
@@ -325,9 +346,11 @@ def _render(request, view: selectors.TableView, bound=None, failed: str = "", st
         "view": view,
         "forms": page_forms,
         "failed": failed,
+        "failed_seat": _failed_seat(view, bound, failed),
         "all_cards": selectors.all_cards(),
     }
-    return render(request, "console/table.html", context, status=status)
+    template = "console/_table_area.html" if _swapped(request) else "console/table.html"
+    return render(request, template, context, status=status)
 
 
 @console_view("view_floor")
@@ -381,6 +404,8 @@ def table_action(request, table_id: int, action: str):
         raise Http404(str(error)) from None
     else:
         messages.success(request, done)
+        if _swapped(request):  # no redirect to follow: the table area as it is now
+            return _render(request, selectors.table_view(table_id=table_id))
         return redirect(reverse("console:table", args=[table_id]))
     # The refusal may itself have changed the floor (an exhausted offer round is kept).
     return _render(request, selectors.table_view(table_id=table_id), form, action, status)

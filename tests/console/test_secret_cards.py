@@ -116,7 +116,18 @@ def test_no_hole_card_is_greyed_or_shown_before_the_showdown(
     assert greyed & holes == set()
     assert set(page.shown) & {card(c) for c in holes} == set()
     if mode == DealMode.CARD_ENTRY:
-        # The one picker on the page greys out exactly the board shown so far.
+        # While the street's decisions are pending they are the one next action: no picker.
+        assert page.pickers == {}
+        for seat in (1, 3):
+            act(
+                as_user("dealer"),
+                mt.table,
+                "decide",
+                {"round_id": round_.pk, "seat": seat, "action": "check"},
+            )
+        page = table_page(as_user("dealer"), mt.table)
+        assert set(page.shown) & {card(c) for c in holes} == set()
+        # Then the one picker on the page greys out exactly the board shown so far.
         assert list(page.pickers) == [PICKER[state]]
         assert len(page.pickers[PICKER[state]]) == 52
         assert page.greyed(PICKER[state]) == set(round_.board)
@@ -160,8 +171,9 @@ def test_a_hole_card_entered_at_the_turn_is_refused_in_the_floors_words(as_user,
         client, card_table.table, "turn_river", {"round_id": round_.pk, "cards": "9s 4h"}
     )
     assert response.status_code == 400
-    assert "card 9s is already on the board (rule cards.once, docs/rules.md §1.2)" in (
-        response.content.decode()
+    assert (
+        "card 9s is already on the board (rule: each card is dealt once, docs/rules.md §1.2)"
+        in (response.content.decode())
     )
     assert Round.objects.get(pk=round_.pk).board == ["7c", "8d", "9s"]
 
@@ -182,7 +194,9 @@ def test_the_audit_trail_keeps_no_hole_card_keyed_in(as_user, card_table):
         assert "hole cards withheld until the showdown" in row.detail
         for code in ("2c", "3d", "Ah", "Ad", "Kc", "Qc"):
             assert code not in row.detail and code not in row.message
-    assert rows[0].message.startswith("card entry refused (rule cards.once, docs/rules.md §1.2)")
+    assert rows[0].message.startswith(
+        "card entry refused (rule: each card is dealt once, docs/rules.md §1.2)"
+    )
     page = as_user("supervisor").get(reverse("console:audit")).content.decode()
     assert "Ah" not in page and "Qc" not in page
 

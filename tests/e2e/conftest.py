@@ -8,6 +8,7 @@ missing; ``CHROMIUM_PATH`` points elsewhere if needed.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,16 @@ def sign_in(page, base_url: str, username: str, password: str = "pw") -> None:
 def fits_width(page) -> bool:
     """Nothing overflows sideways: the page is usable without horizontal scrolling."""
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+@contextmanager
+def swapped(page):
+    """Wait for the action the block takes on the dealer's table view: htmx swaps the table
+    area in place (no navigation), or, without htmx, the page the form's redirect leads to."""
+    page.evaluate("document.querySelector('#table-area').dataset.stale = '1'")
+    yield
+    page.wait_for_function(
+        "() => { const area = document.querySelector('#table-area');"
+        " return area && !area.dataset.stale"
+        " && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'); }"
+    )

@@ -16,7 +16,7 @@ from tables.models import DealMode, Round
 from tables.services import floor
 from tests.builders.factories import UserFactory
 from tests.builders.fees import table_schedule
-from tests.e2e.conftest import PHONE, fits_width, sign_in
+from tests.e2e.conftest import PHONE, fits_width, sign_in, swapped
 from wagers.models import SettlementLine
 
 pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]
@@ -39,13 +39,13 @@ def floor_setup():
 
 
 def post(page, form_selector: str, button: str) -> None:
-    """Press a button in a form and wait for the page it leads to."""
-    with page.expect_navigation():
+    """Press a button in a form and wait for the table area it brings (swapped in place)."""
+    with swapped(page):
         page.locator(form_selector).get_by_role("button", name=re.compile(button)).click()
 
 
 def decide(page, seat: int, label: str) -> None:
-    with page.expect_navigation():
+    with swapped(page):
         page.locator(f"#decisions [data-seat='{seat}']").get_by_role("button", name=label).click()
 
 
@@ -88,13 +88,14 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
         post(page, "#seat-form", "Seat the player")
         expect(page.locator(".messages")).to_contain_text(f"sits in seat {seat}")
         seat_box = page.locator(f".seat[data-seat='{seat}']")
+        seat_box.get_by_text("Chips and seat").click()  # the seat's own panel
         seat_box.locator("form[data-chips=in] input[name=amount]").fill("100")
         post(page, f".seat[data-seat='{seat}'] form[data-chips=in]", "Buy in")
         expect(page.locator(f".seat[data-seat='{seat}']")).to_contain_text("$100.00")
     shoot(page, "03-table-seated")
 
     # The button: seat 1 declines, seat 2 accepts; the round starts.
-    with page.expect_navigation():
+    with swapped(page):
         page.keyboard.press("o")  # offer the button
     expect(page.locator("#button")).to_contain_text("Seat 1 (Alice Ames), do you take the bank?")
     shoot(page, "04-button-offer")
@@ -118,7 +119,7 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
     post(page, "#bet-form", "Place wagers")
     expect(page.locator("#refusal")).to_contain_text("must be equal")
     expect(page.locator("#refusal")).to_contain_text(
-        "Ante (1000) and Blind (500) must be equal (rule wagers.ante_blind, docs/rules.md §4.1)"
+        "Ante (1000) and Blind (500) must be equal (rule: Ante and Blind, docs/rules.md §4.1)"
     )
     shoot(page, "05-wager-refused")
     for seat in (1, 3, 4):
@@ -128,7 +129,7 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
         post(page, "#bet-form", "Place wagers")
         expect(page.locator(".messages")).to_contain_text(f"wagers placed at seat {seat}")
     shoot(page, "06-wagers")
-    with page.expect_navigation():  # the keyboard shortcut shown on the button
+    with swapped(page):  # the keyboard shortcut shown on the button
         page.keyboard.press("n")
     expect(page.locator("#round-state")).to_have_text("No more bets")
     # The hand's fees, assessed at "no more bets" and already in the drop.
@@ -199,7 +200,7 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
     assert StaffAction.objects.filter(action="place wagers", outcome="refused").exists()
     page.locator(".seat[data-seat='2']").get_by_role("link", name="bankroll").click()
     expect(page.locator("h1")).to_contain_text("Bob Brown")
-    expect(page.locator("svg.chart circle")).to_have_count(1)
+    expect(page.locator("#bankroll-chart canvas")).to_have_count(1)  # uPlot drew the chart
     shoot(page, "11-bankroll")
 
     supervisor = new_page()

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tables.models import DealMode
 from tests.builders.money import chips_of, money_table
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import sign_in, swapped
 from wagers.models import LedgerTransaction, TransactionKind
 
 pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]
@@ -26,12 +26,13 @@ def test_a_player_leaves_with_chips_and_is_cashed_out(live_server, new_page, sho
     expect(seat).to_contain_text("$125.00")
     shoot(page, "44-seat-with-chips")
 
-    with page.expect_navigation():
+    seat.get_by_text("Chips and seat").click()  # the seat's own panel
+    with swapped(page):
         seat.get_by_role("button", name="Cash out and leave").click()
     expect(page.locator(".messages")).to_contain_text(
         f"{leaving.name} left seat 1; $125.00 in chips cashed out"
     )
-    expect(page.locator(".seat[data-seat='1']")).to_have_count(0)
+    expect(page.locator(".seat.free[data-seat='1']")).to_contain_text("open")  # a free seat
     cashed = LedgerTransaction.objects.get(kind=TransactionKind.CASH_OUT)
     assert cashed.currency  # "cash paid" was ticked
     assert chips_of(leaving, first.table) == 0
@@ -41,7 +42,7 @@ def test_a_player_leaves_with_chips_and_is_cashed_out(live_server, new_page, sho
     form.locator("select[name=seat]").select_option("2")
     form.locator("select[name=to_table]").select_option(label="LEAVE-B")
     form.locator("select[name=to_seat]").select_option("4")
-    with page.expect_navigation():
+    with swapped(page):
         form.get_by_role("button", name="Move with the chips").click()
     expect(page.locator(".messages")).to_contain_text(
         f"{moving.name} left seat 2 for seat 4 at LEAVE-B, with $400.00 in chips"

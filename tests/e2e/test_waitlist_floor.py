@@ -15,7 +15,7 @@ from tables.models import DealMode, Seating
 from tables.services import waitlists
 from tests.builders.floor import make_player
 from tests.builders.money import chips_of, money_table
-from tests.e2e.conftest import fits_width, sign_in
+from tests.e2e.conftest import fits_width, sign_in, swapped
 
 pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]
 
@@ -116,15 +116,18 @@ def test_a_supervisor_fills_a_table_from_the_waitlist(
     # At the table: seat 1 steps away (a hold), seat 4 leaves with chips, cashed out.
     page.goto(f"{live_server.url}/console/tables/{table.table.pk}/")
     seat1 = page.locator(".seat[data-seat='1']")
+    seat1.get_by_text("Chips and seat").click()  # the seat's own panel
     seat1.locator("input[name=minutes]").fill("10")
-    with page.expect_navigation():
+    with swapped(page):
         seat1.get_by_role("button", name="Hold seat").click()
     expect(page.locator(".seat[data-seat='1'] [data-hold]")).to_contain_text("10 min left")
+    page.locator(".seat[data-seat='1']").get_by_text("Chips and seat").click()
     expect(page.locator(".seat[data-seat='1']").get_by_role("button", name="Back")).to_be_visible()
     shoot(page, "77-table-seat-held")
 
     leaving = table.seated[4]
-    with page.expect_navigation():
+    page.locator(".seat[data-seat='4']").get_by_text("Chips and seat").click()
+    with swapped(page):
         page.locator(".seat[data-seat='4']").get_by_role(
             "button", name="Cash out and leave"
         ).click()

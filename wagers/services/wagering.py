@@ -15,11 +15,13 @@ from django.db import transaction
 
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
+from cardroom.money import dollars
 from tables import options as table_options
 from tables.guards import check_admission, require_state
 from tables.models import Hand, Player, Round, Seating
 from tables.services.locks import lock_round
 from wagers.models import Account, Bet, PlayerDealerBank, TransactionKind
+from wagers.rules.layout import play_covered, play_stake
 from wagers.rules.postings import Role, bank_posted_legs, play_legs, wager_legs
 from wagers.rules.validation import validate_bank, validate_opening_wagers
 from wagers.rules.wagers import OPENING_SQUARES, SEAT_BETTOR, Stakes, bettor_label
@@ -33,7 +35,8 @@ def _funded_account(player: Player, table, amount: int, what: str) -> Account:
     balance = account.balance_cents if account else 0
     if amount > balance:
         raise RuleError(
-            f"{what} of {amount} cents is more than {player.name}'s {balance} cents at the table",
+            f"{what} of {dollars(amount)} is more than {player.name}'s {dollars(balance)} in "
+            "chips at the table",
             rule=Rule.CHIPS_IN_FRONT,
             field="amount" if what == "the bank" else "ante",
         )
@@ -131,8 +134,8 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
                 spent[player_id] = spent.get(player_id, 0) + getattr(request.stakes, kind)
                 if spent[player_id] > balance:
                     raise RuleError(
-                        f"wagers of {spent[player_id]} cents are more than the bettor's "
-                        f"{balance} cents at the table",
+                        f"wagers of {dollars(spent[player_id])} are more than the bettor's "
+                        f"{dollars(balance)} in chips at the table",
                         rule=Rule.CHIPS_IN_FRONT,
                         field=kind if len(bets) == 1 else f"bets[{index}].{kind}",
                     )
@@ -256,14 +259,14 @@ def place_plays(round_: Round, plays: Sequence[tuple[Hand, int]], *, by) -> None
     postings = []
     for bet in bets:
         hand, multiple = multiples[bet.hand_id]
-        play = bet.ante_cents * multiple
+        play = play_stake(bet.ante_cents, multiple)
         if not play:
             continue  # a Trips-only backline bettor has no Play
-        if play > bet.account.balance_cents:
+        if not play_covered(bet.ante_cents, multiple, bet.account.balance_cents):
             who = "the seated player" if bet.bettor == 0 else f"backline bettor {bet.player.name}"
             raise RuleError(
-                f"seat {hand.seat}: a Play of {play} cents is more than {who}'s "
-                f"{bet.account.balance_cents} cents",
+                f"seat {hand.seat}: a Play of {dollars(play)} is more than {who}'s "
+                f"{dollars(bet.account.balance_cents)} in chips",
                 rule=Rule.CHIPS_IN_FRONT,
                 field="multiple",
             )

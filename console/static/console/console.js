@@ -21,6 +21,8 @@
   // The card picker: each button adds its card to the form's card field once; a card on
   // the layout or already picked is disabled, so it cannot be picked twice.
   function setupPicker(picker) {
+    if (picker.dataset.ready) return; // set up once, whether by the page load or by a swap
+    picker.dataset.ready = "1";
     var field = document.getElementById(picker.dataset.field);
     var slots = document.getElementById(picker.dataset.slots);
     var limit = parseInt(picker.dataset.count, 10);
@@ -49,7 +51,10 @@
         }).join(" · ");
       }
     }
-    picker.addEventListener("click", function (event) {
+    // The wrapper holds the cards and the "Undo last card" button beside them (the undo
+    // button sits outside the grid, so listening on the grid alone never saw its clicks).
+    var wrapper = picker.closest(".picker-wrap") || picker.parentNode;
+    wrapper.addEventListener("click", function (event) {
       var button = event.target.closest("button[data-card]");
       if (button) {
         event.preventDefault();
@@ -76,6 +81,8 @@
     root.querySelectorAll(".picker[data-field]").forEach(setupPicker);
     // Blind mirrors Ante until the dealer types a Blind of their own (they must be equal).
     root.querySelectorAll("form[data-bet]").forEach(function (form) {
+      if (form.dataset.ready) return;
+      form.dataset.ready = "1";
       var ante = form.querySelector("[name=ante]");
       var blind = form.querySelector("[name=blind]");
       if (!ante || !blind) return;
@@ -86,11 +93,42 @@
     });
   }
 
-  // Destructive forms ask again in words before they post.
+  // Destructive forms ask again in words before they post. Listened to while capturing, so
+  // a "no" stops the submit before htmx (listening on the form itself) posts it.
   document.addEventListener("submit", function (event) {
     var question = event.target.dataset.confirm;
-    if (question && !window.confirm(question)) event.preventDefault();
+    if (question && !window.confirm(question)) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
+
+  // The dealer's table view is swapped in place (htmx): a refusal (400 a broken rule, 409 the
+  // wrong state) comes back as the page with the rule named on it, so it is swapped in too;
+  // any other failure is said on the page rather than silently dropped.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    var target = detail.target;
+    if (!target || target.id !== "table-area") return;
+    var status = detail.xhr.status;
+    if (status === 400 || status === 409) {
+      detail.shouldSwap = true;
+      detail.isError = false;
+    } else if (status >= 400) {
+      var note = document.createElement("p");
+      note.className = "alert";
+      note.setAttribute("role", "alert");
+      note.textContent = "Not done: the server answered " + status + " " + detail.xhr.statusText +
+        ". Reload the page to see the table as it is.";
+      target.insertBefore(note, target.firstChild);
+    }
   });
+  // htmx "settles" a swapped element by copying its predecessor's class and style attributes
+  // onto it for a moment; an input the browser gave an empty style="" would then be an inline
+  // style the Content-Security-Policy refuses. Only classes are settled.
+  if (window.htmx) window.htmx.config.attributesToSettle = ["class"];
+  // New content from a swap gets the same behaviour as the page had on load.
+  document.addEventListener("htmx:load", function (event) { setup(event.detail.elt); });
 
   // Countdowns to a called player's answer-by time, counted from the server's own clock
   // (data-server-now) when the element arrived, so a browser clock that is off does not
