@@ -40,9 +40,16 @@ class Rule(StrEnum):
         return "s" + self.section.replace(".", "-")
 
     @property
+    def title(self) -> str:
+        """The rule in the floor's words: ``one seat per player``."""
+        return RULE_TITLES[self]
+
+    @property
     def citation(self) -> str:
-        """How a message names the rule: ``rule seats.numbered, docs/rules.md §3.1``."""
-        return f"rule {self.value}, {RULES_DOCUMENT} §{self.section}"
+        """How a message names the rule, in the floor's words, and where it is written:
+        ``rule: one seat per player, docs/rules.md §3.1``. (The API names it by its
+        identifier too, in the ``rule`` field of a refusal.)"""
+        return f"rule: {self.title}, {RULES_DOCUMENT} §{self.section}"
 
     # 1. Cards and hands
     CARD = "cards.card", "1.1"
@@ -122,6 +129,77 @@ class Rule(StrEnum):
     RETENTION = "reports.retention", "10.6"
     # 11. The settlement calculator
     CALCULATOR_FORMAT = "calculator.format", "11"
+
+
+RULE_TITLES: dict[Rule, str] = {
+    Rule.CARD: "cards are named by rank and suit",
+    Rule.CARD_ONCE: "each card is dealt once",
+    Rule.HAND_EVALUATION: "how hands rank",
+    Rule.DECKS: "two decks in turn",
+    Rule.DEAL_MODE: "how the cards are dealt",
+    Rule.CARD_ENTRY: "entering the dealt cards",
+    Rule.ROUND_SEQUENCE: "the order of a hand",
+    Rule.VOID_REASON: "a misdeal is voided with its reason",
+    Rule.SECRET_CARDS: "hole cards stay secret until the showdown",
+    Rule.SEATS: "seats 1 to 6",
+    Rule.ONE_SEAT_PER_PLAYER: "one seat per player",
+    Rule.FIVE_PLAYERS: "players and the player-dealer at a table",
+    Rule.PLAYER_DEALER_SEAT: "the seat of the player-dealer",
+    Rule.PLAYER_NUMBER: "each player has their own number",
+    Rule.KNOWN_PLAYER: "a registered player",
+    Rule.TABLE_NAME: "each table has its own name",
+    Rule.IDENTIFICATION: "identifying a player",
+    Rule.OPTIONS: "the options sheet of a table",
+    Rule.GAME: "a game is opened before play",
+    Rule.WAITLIST_ONCE: "once on each waitlist",
+    Rule.WAITLIST_ORDER: "calls in waitlist order",
+    Rule.WAITLIST_CALL: "answering a seat call",
+    Rule.WAITLIST_CALL_IN: "call-ins check in",
+    Rule.WAITLIST_POLICY: "the timers of a waitlist",
+    Rule.WAITLIST_STAKES: "a waitlist for each stakes",
+    Rule.SEAT_HOLD: "holding a seat",
+    Rule.CLOSED_TABLE: "a closed table",
+    Rule.ANTE_BLIND: "Ante and Blind",
+    Rule.BAD_BEAT: "the Bad Beat wager",
+    Rule.LIMITS: "the table limits",
+    Rule.CHIP_UNIT: "wagers in whole chips",
+    Rule.NO_MORE_BETS: "no more bets",
+    Rule.CHIPS_IN_FRONT: "only the chips in front of the player play",
+    Rule.BACKLINE: "betting behind a seat",
+    Rule.DECISIONS: "one decision on each street",
+    Rule.PREFLOP_MULTIPLES: "the pre-flop Play sizes",
+    Rule.PAYTABLES: "the pay tables",
+    Rule.BANK: "the bank of the player-dealer",
+    Rule.ROTATION: "the button goes clockwise",
+    Rule.CONSECUTIVE_HANDS: "at most two hands in a row",
+    Rule.OFFER_ROUND: "the button offered round the table",
+    Rule.KEEP: "keeping the button",
+    Rule.NO_PLAYER_DEALER: "no hand without a player-dealer",
+    Rule.STAYS_SEATED: "the player-dealer stays for the hand",
+    Rule.TPPP_REGISTERED: "a registered TPPP",
+    Rule.TPPP_BANKROLL: "the bankroll of a TPPP",
+    Rule.TPPP_BANKS_ONLY: "a TPPP only banks",
+    Rule.OFFER_EVERY_HAND: "the button offered before every hand",
+    Rule.TPPP_PER_TABLE: "TPPPs at a table",
+    Rule.TPPP_TWICE: "no TPPP twice in a row",
+    Rule.WINDOW: "the 40-minute rule",
+    Rule.FEES_FLAT: "flat collection fees",
+    Rule.FEE_RATES: "the collection rates",
+    Rule.FEE_RANGES: "the fee ranges",
+    Rule.FEE_COLLECTION: "fees collected before the deal",
+    Rule.FEE_VERSIONS: "fee schedule versions",
+    Rule.FEE_SCHEDULE_LIMITS: "a schedule filed for the table limits",
+    Rule.FEE_WAIVER: "waiving a fee",
+    Rule.HISTORY: "history is never edited",
+    Rule.LEDGER: "every chip movement balances",
+    Rule.CHIP_AMOUNT: "chip amounts",
+    Rule.DROP_COUNT: "counting the drop",
+    Rule.SHIFTS: "the shifts of the drop",
+    Rule.REPORTS: "requesting a report",
+    Rule.REPORT_INTEGRITY: "the checksum of a report",
+    Rule.RETENTION: "how long reports are kept",
+    Rule.CALCULATOR_FORMAT: "the format of the calculator",
+}
 
 
 class State(StrEnum):

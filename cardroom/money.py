@@ -1,11 +1,15 @@
-"""Money shown to people: integer cents written as dollars, exactly (no float on the way).
+"""Money and time shown to people: integer cents written as dollars, exactly (no float on
+the way), and spans of time in minutes.
 
 Plain Python (no Django). Amounts are stored and computed as integer cents everywhere;
-these are the only functions that turn them into text, for the console, the PDF reports
-and the fee filing alike.
+these are the only functions that turn them into text, for the console, the PDF reports,
+the fee filing and refusals alike. A span of time is written in minutes (or whole hours),
+never as an ISO 8601 duration ("PT15M").
 """
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 
 def amount(cents: int) -> str:
@@ -28,3 +32,12 @@ def dollar_range(low: int | None, high: int | None) -> str:
     if low is None:
         return ""
     return f"{dollars(low)} and above" if high is None else f"{dollars(low)} - {dollars(high)}"
+
+
+def duration(span: timedelta) -> str:
+    """``15 min`` -> ``15 minutes``; ``1 min`` -> ``1 minute``; ``2 h`` -> ``2 hours``; parts of
+    a minute are rounded up (a wait of 30 s reads "1 minute")."""
+    minutes = max(0, -((-span) // timedelta(minutes=1)))
+    if minutes >= 120 and minutes % 60 == 0:
+        return f"{minutes // 60} hours"
+    return f"{minutes} minute{'' if minutes == 1 else 's'}"

@@ -60,10 +60,22 @@ class SignInForm(AuthenticationForm):
     """The console's sign-in. A user name longer than any account's is refused by the form,
     before django-axes records the attempt (its column holds 255 characters)."""
 
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "not_staff": "This account is not a staff account: the console is for floor staff.",
+    }
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         username = self.fields["username"]
         username.validators.append(MaxLengthValidator(username.max_length))
+
+    def confirm_login_allowed(self, user):
+        """Only staff sign in to the console (a non-staff account would meet a 403 on every
+        page): refused here, and recorded on the audit trail as refused."""
+        super().confirm_login_allowed(user)
+        if not user.is_staff:
+            raise forms.ValidationError(self.error_messages["not_staff"], code="not_staff")
 
 
 def _chip_attrs(field: forms.Field, table: Table, *, limits: bool) -> None:
@@ -324,7 +336,7 @@ class AnswerForm(forms.Form):
 
 
 class BankForm(RoundForm):
-    amount = MoneyField(label="Bank W ($)")
+    amount = MoneyField(label="Bank ($)")
 
     def __init__(self, *args, table=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -439,6 +451,30 @@ class VersionForm(forms.Form):
             for key, label in RATE_KEYS:
                 self.fields[f"rate{row}_{key}"] = MoneyField(required=False, label=label)
                 self.fields[f"rate{row}_{key}"].widget.attrs.update({"step": "0.01"})
+
+    @classmethod
+    def copy_of(cls, version) -> VersionForm:
+        """A blank new version prefilled from ``version`` (its basis, squares and rates, in
+        dollars); the time it takes effect and the note are left to the supervisor. ``None``:
+        the empty form."""
+        if version is None:
+            form = cls()
+        else:
+            initial = {
+                "player_dealer_basis": version.player_dealer_basis,
+                "charged_squares": list(version.charged_squares),
+            }
+            rates = sorted(version.rates.all(), key=lambda rate: rate.position)
+            for row, rate in enumerate(rates[:RATE_ROWS]):
+                for key, _ in RATE_KEYS:
+                    cents = getattr(rate, key)
+                    if cents is not None:
+                        initial[f"rate{row}_{key}"] = (Decimal(cents) / 100).quantize(
+                            Decimal("0.01")
+                        )
+            form = cls(initial=initial)
+        form.copied_from = version
+        return form
 
     def rate_rows(self):
         """The rows as bound fields, for the template."""

@@ -476,10 +476,10 @@ class RoundTransition(models.Model):
 
 
 class HandResultChoice(models.TextChoices):
-    WIN = "win"
-    LOSE = "lose"
-    TIE = "tie"
-    FOLD = "fold"
+    WIN = "win", "beats the player-dealer"
+    LOSE = "lose", "loses to the player-dealer"
+    TIE = "tie", "ties the player-dealer"
+    FOLD = "fold", "folded"
 
 
 class Hand(models.Model):

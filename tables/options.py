@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.errors import Rule, RuleError
+from cardroom.money import dollars
 from tables.rules.decisions import validate_preflop_multiples
 from tables.rules.options import GameOptions
 from tables.rules.paytables import (
@@ -36,6 +37,24 @@ EDITABLE_OPTIONS = (
     "min_non_tppp_dealers_in_window",
 )
 
+# Each option as the floor names it (refusals, the option change log).
+OPTION_LABELS = {
+    "minimum_cents": "the table minimum",
+    "maximum_cents": "the table maximum",
+    "chip_unit_cents": "the chip",
+    "preflop_multiples": "the pre-flop Play sizes",
+    "trips_paytable": "the Trips pay table",
+    "bad_beat_paytable": "the Bad Beat pay table",
+    "backline_allowed": "betting behind",
+    "deal_mode": "the deal",
+    "max_consecutive_hands": "the most hands banked in a row",
+    "offer_every_hand": "offering the button every hand",
+    "max_tppp_per_table": "the most TPPPs at the table",
+    "tppp_may_bank_twice_in_a_row": "a TPPP banking twice in a row",
+    "rotation_window_minutes": "the rotation window in minutes",
+    "min_non_tppp_dealers_in_window": "the non-TPPP player-dealers in the window",
+}
+
 
 def snapshot(table: Table) -> dict[str, Any]:
     """The options in force, as JSON, frozen into each round for replay and audit."""
@@ -52,9 +71,12 @@ def _whole(values: dict[str, Any], name: str, *, minimum: int, maximum: int | No
         or value < minimum
         or (maximum is not None and value > maximum)
     ):
-        upper = f" and at most {maximum}" if maximum is not None else ""
+        money = name.endswith("_cents")
+        shown = dollars if money else str
+        upper = f" and at most {shown(maximum)}" if maximum is not None else ""
         raise RuleError(
-            f"{name} must be a whole number of at least {minimum}{upper}",
+            f"{OPTION_LABELS[name]} must be a whole number {'of cents, ' if money else 'of '}"
+            f"at least {shown(minimum)}{upper}",
             rule=Rule.OPTIONS,
             field=name,
         )
@@ -71,7 +93,10 @@ def validate(values: dict[str, Any]) -> dict[str, Any]:
     for name in ("minimum_cents", "maximum_cents"):
         if values[name] % values["chip_unit_cents"]:
             raise RuleError(
-                f"{name} must be a multiple of the chip unit", rule=Rule.OPTIONS, field=name
+                f"{OPTION_LABELS[name]} of {dollars(values[name])} is not in whole chips of "
+                f"{dollars(values['chip_unit_cents'])}",
+                rule=Rule.OPTIONS,
+                field=name,
             )
     _whole(
         values,
@@ -84,10 +109,14 @@ def validate(values: dict[str, Any]) -> dict[str, Any]:
     _whole(values, "min_non_tppp_dealers_in_window", minimum=1, maximum=5)
     for name in ("backline_allowed", "offer_every_hand", "tppp_may_bank_twice_in_a_row"):
         if not isinstance(values[name], bool):
-            raise RuleError(f"{name} is true or false", rule=Rule.OPTIONS, field=name)
+            raise RuleError(
+                f"{OPTION_LABELS[name]} is either allowed or not (true or false)",
+                rule=Rule.OPTIONS,
+                field=name,
+            )
     if values["deal_mode"] not in DealMode.values:
         raise RuleError(
-            f"deal_mode is one of {', '.join(DealMode.values)}",
+            f"the deal is one of {', '.join(str(label) for label in DealMode.labels)}",
             rule=Rule.OPTIONS,
             field="deal_mode",
         )

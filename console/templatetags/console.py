@@ -1,6 +1,8 @@
 from django import template
 
 from cardroom import money
+from fees.filing import SQUARE_NAMES
+from tables.models import HandResultChoice
 from tables.rules.counters import one_decimal
 
 register = template.Library()
@@ -45,3 +47,18 @@ def rate(value) -> str:
 def words(identifier) -> str:
     """An identifier for people: a hand category "one_pair" -> "one pair"."""
     return str(identifier or "").replace("_", " ")
+
+
+@register.filter
+def squares(names) -> str:
+    """Betting squares as the layout names them: ["ante", "bad_beat"] -> "Ante, Bad Beat"."""
+    return ", ".join(SQUARE_NAMES.get(name, words(name)) for name in names or ())
+
+
+@register.filter
+def hand_result(category, result) -> str:
+    """A hand's end in words: "Two pair: beats the player-dealer", or "folded"."""
+    if result == HandResultChoice.FOLD:
+        return HandResultChoice.FOLD.label
+    label = HandResultChoice(result).label if result in HandResultChoice.values else words(result)
+    return f"{words(category).capitalize()}: {label}" if category else label

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_POST
 from cardroom import bounds
 from cardroom.clock import now
 from cardroom.errors import RuleError, StateError
-from cardroom.money import dollar_range
+from cardroom.money import dollar_range, duration
 from tables import selectors as floor_selectors
 from tables.models import Player, Table, Waitlist
 from tables.rules import waitlist as rules
@@ -94,14 +94,9 @@ class ListPanel:
             else "goes to the bottom"
         )
         return (
-            f"answer within {_minutes(policy.response)} · call-ins hold their place "
-            f"{_minutes(policy.call_in)} · a player passed over {where}"
+            f"answer within {duration(policy.response)} · call-ins hold their place "
+            f"{duration(policy.call_in)} · a player passed over {where}"
         )
-
-
-def _minutes(delta) -> str:
-    minutes = int(delta.total_seconds() // 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 def list_panels(moment: datetime) -> list[ListPanel]:

@@ -17,6 +17,7 @@ from itertools import pairwise
 
 from cardroom.bounds import BIGINT_MAX, CENTS_MAX, NotAnInteger, OutOfRange, strict_int
 from cardroom.errors import Rule, RuleError
+from cardroom.money import dollar_range, dollars
 from wagers.rules.wagers import OPENING_SQUARES
 
 MAX_RATES = 5
@@ -93,7 +94,7 @@ def _cents(value, field: str, *, allow_none: bool = False) -> int | None:
             pass  # refused below, as text
         except OutOfRange:
             raise RuleError(
-                f"{text[:24]}... is out of range: amounts are 0 to {CENTS_MAX} cents",
+                f"{text[:24]}... is out of range: amounts are $0.00 to {dollars(CENTS_MAX)}",
                 rule=Rule.FEE_RATES,
                 field=field,
             ) from None
@@ -110,10 +111,14 @@ def _cents(value, field: str, *, allow_none: bool = False) -> int | None:
         )
     if value < 0:
         raise RuleError(
-            f"{value} is negative; amounts are zero or more", rule=Rule.FEE_RATES, field=field
+            f"{dollars(value)} is negative; amounts are zero or more",
+            rule=Rule.FEE_RATES,
+            field=field,
         )
     if value > CENTS_MAX:
-        raise RuleError(f"{value} is more than {CENTS_MAX} cents", rule=Rule.FEE_RATES, field=field)
+        raise RuleError(
+            f"{dollars(value)} is more than {dollars(CENTS_MAX)}", rule=Rule.FEE_RATES, field=field
+        )
     return value
 
 
@@ -140,7 +145,8 @@ def _contiguous(spans: Sequence[tuple[int, Span]], what: str, field: str) -> Non
             )
         if after.low != before.high + 1:
             raise RuleError(
-                f"{what} ranges leave a gap between {before.high} and {after.low} cents",
+                f"{what} ranges leave a gap between {dollars(before.high)} and "
+                f"{dollars(after.low)}",
                 rule=Rule.FEE_RANGES,
                 field=f"rates[{index}].{field}",
             )
@@ -199,8 +205,9 @@ def build_schedule(
     high = max(s.high for _, s in wagers)
     if low != table_minimum or high != table_maximum:
         raise RuleError(
-            f"the player wager ranges cover {low}-{high} cents; they must cover the table "
-            f"limits {table_minimum}-{table_maximum} exactly, so every wager has one rate",
+            f"the player wager ranges cover {dollar_range(low, high)}; they must cover the "
+            f"table limits {dollar_range(table_minimum, table_maximum)} exactly, so every wager "
+            "has one rate",
             rule=Rule.FEE_RANGES,
             field="rates",
         )
@@ -217,8 +224,8 @@ def build_schedule(
         smallest_action = 2 * table_minimum  # the least a hand can hold: an Ante and a Blind
         if first > smallest_action:
             raise RuleError(
-                f"the total table action ranges start at {first} cents; a hand's action can be "
-                f"{smallest_action} cents, so they must start at or below it",
+                f"the total table action ranges start at {dollars(first)}; a hand's action can "
+                f"be {dollars(smallest_action)}, so they must start at or below it",
                 rule=Rule.FEE_RANGES,
                 field="rates",
             )
@@ -262,8 +269,8 @@ def _rate(position: int, row: Mapping, basis: Basis, minimum: int, maximum: int)
         wager = _span(row.get("wager_from_cents"), row.get("wager_to_cents"), "wager")
         if wager.low < minimum or wager.high > maximum:
             raise RuleError(
-                f"the player wager range {wager.low}-{wager.high} cents is outside the table "
-                f"limits {minimum}-{maximum}",
+                f"the player wager range {dollar_range(wager.low, wager.high)} is outside the "
+                f"table limits {dollar_range(minimum, maximum)}",
                 rule=Rule.FEE_RANGES,
                 field="wager",
             )

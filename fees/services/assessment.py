@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.db.models import JSONField, Subquery
 
 from cardroom.errors import Rule, RuleError, State, StateError
+from cardroom.money import dollar_range, dollars
 from fees.models import FeeLine, PayerKind, RoundFeeSchedule
 from fees.rules.assessment import Wagered, assess, shortfalls
 from fees.rules.schedule import SQUARES
@@ -37,8 +38,9 @@ def fix_schedule(table, moment) -> dict | None:
     if limits != (table.minimum_cents, table.maximum_cents):
         raise StateError(
             f"the collection schedule in force (version {snapshot['number']}) was filed for "
-            f"limits {limits[0]}-{limits[1]} cents; the table's limits are now "
-            f"{table.minimum_cents}-{table.maximum_cents}: file a new version before the next hand",
+            f"limits {dollar_range(*limits)}; the table's limits are now "
+            f"{dollar_range(table.minimum_cents, table.maximum_cents)}: file a new version "
+            "before the next hand",
             state=State.FEE_SCHEDULE_MISMATCH,
             rule=Rule.FEE_SCHEDULE_LIMITS,
         )
@@ -148,9 +150,9 @@ def collect(round_: Round, wagers: WagersAtClose, *, by) -> list[FeeLine]:
         payer, owed, held = short[0]
         who = "the player-dealer" if payer == round_.player_dealer_id else "the bettor"
         raise RuleError(
-            f"seat {seats[payer]}: {who} owes {owed} cents in collection fees and has {held} "
-            "cents at the table; fees are collected before the deal: buy in or fill, or void "
-            "the hand",
+            f"seat {seats[payer]}: {who} owes {dollars(owed)} in collection fees and has "
+            f"{dollars(held)} in chips at the table; fees are collected before the deal: buy in "
+            "or fill, or void the hand",
             rule=Rule.FEE_COLLECTION,
             field="fees",
         )

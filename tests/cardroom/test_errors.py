@@ -24,7 +24,7 @@ def test_a_rule_is_its_identifier_with_a_section_and_an_anchor():
     assert Rule.CONSECUTIVE_HANDS.section == "8.2"
     assert Rule.CONSECUTIVE_HANDS.anchor == "s8-2"
     assert Rule.CALCULATOR_FORMAT.anchor == "s11"
-    assert Rule.CONSECUTIVE_HANDS.citation == "rule rotation.consecutive_hands, docs/rules.md §8.2"
+    assert Rule.CONSECUTIVE_HANDS.citation == "rule: at most two hands in a row, docs/rules.md §8.2"
 
 
 def test_an_unknown_rule_or_state_is_not_accepted():
@@ -36,8 +36,8 @@ def test_an_unknown_rule_or_state_is_not_accepted():
 
 def test_a_rule_error_on_the_command_line_names_the_field_the_rule_and_its_section():
     error = RuleError("seat 7 does not exist", rule=Rule.SEATS, field="seat")
-    assert str(error) == "seat: seat 7 does not exist [rule seats.numbered, docs/rules.md §3.1]"
-    assert describe(error) == "seat 7 does not exist (rule seats.numbered, docs/rules.md §3.1)"
+    assert str(error) == "seat: seat 7 does not exist [rule: seats 1 to 6, docs/rules.md §3.1]"
+    assert describe(error) == "seat 7 does not exist (rule: seats 1 to 6, docs/rules.md §3.1)"
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,10 @@ def test_with_field_prefixes_the_path(inner, outer, joined):
 def test_a_state_error_names_its_state_and_the_rule_when_there_is_one():
     error = StateError("no game is open", state=State.NO_GAME, rule=Rule.GAME)
     assert error.state is State.NO_GAME and error.state == "no_game"
-    assert describe(error) == "no game is open (rule floor.game, docs/rules.md §3.5)"
+    assert (
+        describe(error)
+        == "no game is open (rule: a game is opened before play, docs/rules.md §3.5)"
+    )
     plain = StateError("report 3 is queued", state="queued")
     assert plain.state is State.REPORT_QUEUED and plain.rule is None
     assert describe(plain) == str(plain) == "report 3 is queued"

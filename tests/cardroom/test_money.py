@@ -1,10 +1,13 @@
-"""Cents shown to people as dollars, exactly, negative amounts included."""
+"""Cents shown to people as dollars, exactly, negative amounts included; spans of time in
+minutes."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
-from cardroom.money import amount, dollar_range, dollars
+from cardroom.money import amount, dollar_range, dollars, duration
 
 
 @pytest.mark.parametrize(
@@ -27,3 +30,19 @@ def test_a_range_of_amounts():
     assert dollar_range(500, 2_500) == "$5.00 - $25.00"
     assert dollar_range(50_000, None) == "$500.00 and above"
     assert dollar_range(None, 100) == ""
+
+
+@pytest.mark.parametrize(
+    ("span", "shown"),
+    [
+        (timedelta(minutes=15), "15 minutes"),
+        (timedelta(minutes=1), "1 minute"),
+        (timedelta(seconds=30), "1 minute"),
+        (timedelta(0), "0 minutes"),
+        (timedelta(seconds=-5), "0 minutes"),
+        (timedelta(minutes=90), "90 minutes"),
+        (timedelta(hours=2), "2 hours"),
+    ],
+)
+def test_a_span_of_time_in_minutes(span, shown):
+    assert duration(span) == shown

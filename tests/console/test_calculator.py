@@ -49,7 +49,7 @@ def test_an_edited_hand_settles_anew_and_bad_input_names_the_rule(as_user, settl
     response = client.post(URL, {"hand": json.dumps(hand)})
     assert response.status_code == 400
     assert response.context["error"].startswith("seats[0].hole")
-    assert "rule cards.card" in response.context["error"]
+    assert "rule: cards are named by rank and suit" in response.context["error"]
     response = client.post(URL, {"hand": "{not json"})
     assert response.status_code == 400
     assert "not the calculator's JSON" in response.context["error"]

@@ -19,10 +19,10 @@ pytestmark = pytest.mark.django_db
 
 
 # How the console names a rule it refuses (docs/rules.md, by section).
-ANTE_BLIND = "(rule wagers.ante_blind, docs/rules.md §4.1)"
-LIMITS = "(rule wagers.limits, docs/rules.md §4.3)"
-CHIPS = "(rule wagers.chips, docs/rules.md §4.4)"
-CARD = "(rule cards.card, docs/rules.md §1.1)"
+ANTE_BLIND = "(rule: Ante and Blind, docs/rules.md §4.1)"
+LIMITS = "(rule: the table limits, docs/rules.md §4.3)"
+CHIPS = "(rule: wagers in whole chips, docs/rules.md §4.4)"
+CARD = "(rule: cards are named by rank and suit, docs/rules.md §1.1)"
 
 
 def act(client, table, action, data=None):
@@ -77,7 +77,7 @@ def test_seat_form_errors(as_user, card_table, data, status, text):
     body = response.content.decode()
     assert text in body
     if "taken" in text:
-        assert "seat 1 is taken (rule seats.numbered, docs/rules.md §3.1)" in body
+        assert "seat 1 is taken (rule: seats 1 to 6, docs/rules.md §3.1)" in body
     assert not Seating.objects.filter(player=player).exists()
 
 
@@ -145,7 +145,9 @@ def test_no_one_accepts_then_no_round_can_start_and_the_page_says_why(as_user, c
     response = act(client, card_table.table, "offer")
     assert response.status_code == 409
     body = response.content.decode()
-    refusal = f"{NO_PLAYER_DEALER_STATUS} (rule rotation.no_player_dealer, docs/rules.md §8.5)"
+    refusal = (
+        f"{NO_PLAYER_DEALER_STATUS} (rule: no hand without a player-dealer, docs/rules.md §8.5)"
+    )
     assert refusal in body
     assert OfferRound.objects.get(table=card_table.table).status == OfferRoundStatus.EXHAUSTED
     response = act(client, card_table.table, "start_round")
@@ -185,8 +187,8 @@ def test_start_round_without_an_acceptance(as_user, card_table):
         (
             "0.5",
             400,
-            "the bank of 50 cents is not in whole 100-cent chips"
-            " (rule bank.amount, docs/rules.md §7.1)",
+            "a bank of $0.50 is not in whole chips of $1.00 "
+            "(rule: the bank of the player-dealer, docs/rules.md §7.1)",
         ),
         ("", 400, "This field is required"),
         ("100000", 400, "more than"),  # more than the player's chips
@@ -212,7 +214,7 @@ def test_bank_form_errors(as_user, card_table, amount, status, text):
         ({"ante": "10", "blind": "5"}, "must be equal", ANTE_BLIND),
         ({"ante": "1", "blind": "1"}, "below the table minimum", LIMITS),
         ({"ante": "600", "blind": "600"}, "above the table maximum", LIMITS),
-        ({"ante": "10.50", "blind": "10.50"}, "not a multiple of the table", CHIPS),
+        ({"ante": "10.50", "blind": "10.50"}, "is not in whole chips of $1.00", CHIPS),
         ({"trips": "10"}, "Ante and Blind are both required", ANTE_BLIND),
     ],
 )
@@ -265,13 +267,17 @@ def test_no_more_bets_before_the_bank(as_user, card_table):
 @pytest.mark.parametrize(
     ("cards", "text", "rule"),
     [
-        ("Ah Kd 2c 2c", "twice", "(rule cards.once, docs/rules.md §1.2)"),  # a card twice
+        (
+            "Ah Kd 2c 2c",
+            "twice",
+            "(rule: each card is dealt once, docs/rules.md §1.2)",
+        ),  # a card twice
         ("Ah Kd 2c", "expected 2 cards, got 1", CARD),  # too few
         ("Ah Kd 2c Zz", "not a card", CARD),
         (  # a card left over
             "Ah Kd 2c 3d 4h 5s",
             "6 cards typed; this deal needs 4",
-            "(rule deal.card_entry, docs/rules.md §2.3)",
+            "(rule: entering the dealt cards, docs/rules.md §2.3)",
         ),
     ],
 )
@@ -304,9 +310,7 @@ def test_deal_with_the_picker_then_the_legal_decisions_only(as_user, card_table)
     assert '<button type="submit">Check</button>' in page
     assert "Play 4x" in page and "Play 3x" in page
     assert ">Fold<" not in page
-    # The flop picker knows only the cards shown (none yet), never a hole card (§2.6).
-    assert re.search(r'data-card="Ah"[^>]*data-used="0"', page)
-    assert re.search(r'data-card="Kc"[^>]*data-used="0"', page)
+    assert "data-card=" not in page  # the decisions come first: no picker yet
     response = act(
         client, card_table.table, "decide", {"round_id": round_.pk, "seat": 1, "action": "fold"}
     )
@@ -320,6 +324,11 @@ def test_deal_with_the_picker_then_the_legal_decisions_only(as_user, card_table)
     )
     assert response.status_code == 400
     assert "Play pre-flop must be 3x or 4x" in response.content.decode()
+    act(client, card_table.table, "decide", {"round_id": round_.pk, "seat": 1, "action": "check"})
+    page = client.get(reverse("console:table", args=[card_table.table.pk])).content.decode()
+    # The flop picker knows only the cards shown (none yet), never a hole card (§2.6).
+    assert re.search(r'data-card="Ah"[^>]*data-used="0"', page)
+    assert re.search(r'data-card="Kc"[^>]*data-used="0"', page)
 
 
 def test_flop_card_entry_refuses_a_card_already_dealt(as_user, card_table):
@@ -338,7 +347,7 @@ def test_flop_card_entry_refuses_a_card_already_dealt(as_user, card_table):
     assert response.status_code == 400
     body = response.content.decode()
     assert "one of these cards is already in a hand dealt this round" in body
-    assert "(rule cards.once, docs/rules.md §1.2)" in body
+    assert "(rule: each card is dealt once, docs/rules.md §1.2)" in body
     assert "card Ah" not in body
 
 

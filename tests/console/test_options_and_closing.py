@@ -88,7 +88,7 @@ def test_a_round_in_play_refuses_an_options_change_409(as_user, card_table):
     assert response.status_code == 409
     assert (
         "round 1 is wagering open; options change between hands "
-        "(rule round.sequence, docs/rules.md §2.4)" in response.content.decode()
+        "(rule: the order of a hand, docs/rules.md §2.4)" in response.content.decode()
     )
     table.refresh_from_db()
     assert table.minimum_cents == 500 and not TableOptionChange.objects.exists()
@@ -100,12 +100,12 @@ def test_a_round_in_play_refuses_an_options_change_409(as_user, card_table):
         (
             {"minimum_cents": "600"},
             "Minimum ($): the table minimum is above the table maximum "
-            "(rule options.sheet, docs/rules.md §3.4)",
+            "(rule: the options sheet of a table, docs/rules.md §3.4)",
         ),
         (
             {"chip_unit_cents": "3"},
-            "Minimum ($): minimum_cents must be a multiple of the chip unit "
-            "(rule options.sheet, docs/rules.md §3.4)",
+            "Minimum ($): the table minimum of $5.00 is not in whole chips of $3.00 "
+            "(rule: the options sheet of a table, docs/rules.md §3.4)",
         ),
         ({"maximum_cents": "ten"}, "Maximum ($): Enter a number."),
     ],
@@ -161,7 +161,7 @@ def test_a_supervisor_closes_a_table_and_reopens_it(as_user, staff):
     assert refused.status_code == 409
     assert (
         "LATE is closed; a floor supervisor reopens it before a player sits "
-        "(rule floor.closed_table, docs/rules.md §3.7)" in refused.content.decode()
+        "(rule: a closed table, docs/rules.md §3.7)" in refused.content.decode()
     )
     assert act(as_user("dealer"), mt.table, "reopen_table").status_code == 403
     client = as_user("supervisor")  # one test client: signed in as the supervisor again

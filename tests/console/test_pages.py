@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from datetime import UTC, datetime, timedelta
@@ -11,9 +12,12 @@ from django.urls import reverse
 
 from cardroom.errors import State
 from console import selectors
+from console.templatetags.console import dollars
 from tables.models import DealMode, Game, Player, Round, Table
 from tables.services import floor
 from tests.builders.money import Wager, money_table, play_round
+from tests.builders.reports import at
+from wagers.models import PlayerDealerBank
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +60,7 @@ def test_the_40_minute_warning(now_minutes, hands, warned):
     assert (warning is not None) == warned
     if warned:
         assert "40-minute" in warning or "40 minutes" in warning
-        assert warning.endswith("(rule rotation.window, docs/rules.md §8.12)")
+        assert warning.endswith("(rule: the 40-minute rule, docs/rules.md §8.12)")
 
 
 def test_no_warning_when_the_window_is_off():
@@ -95,20 +99,88 @@ def test_floor_map_queries_do_not_grow_with_tables(as_user, staff, django_assert
         assert client.get(reverse("console:floor")).status_code == 200
 
 
-def test_bankroll_page_draws_the_bankroll_hand_by_hand(as_user, staff):
-    mt = money_table(staff, {1: 50_000, 2: 50_000, 3: 50_000}, deal_mode=DealMode.RNG)
+def _bankroll_series(page: str) -> dict:
+    found = re.search(
+        r'<script id="bankroll-series" type="application/json">(.*?)</script>', page, re.S
+    )
+    assert found, "the page ships the chart's series"
+    return json.loads(found.group(1))
+
+
+def test_bankroll_page_ships_the_chart_series_hand_by_hand_and_by_day(as_user, staff, clock):
+    # Gaming day 2026-11-20 starts at 06:00 Pacific; a hand settled at 01:00 the next night
+    # still belongs to it, the 10:00 hand to the 21st.
+    clock.set(at("2026-11-20T20:00:00"))
+    mt = money_table(  # hours apart: no 40-minute rule (docs/rules.md §8.12) at this table
+        staff,
+        {1: 50_000, 2: 50_000, 3: 50_000},
+        deal_mode=DealMode.RNG,
+        rotation_window_minutes=None,
+    )
     dealer = mt.seated[2]
     rng = random.Random(7)
-    for _ in range(2):
-        play_round(mt, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], rng=rng)
-        # another player-dealer in between (at most two in a row, and the TPPP-free policy)
+    banked = []
+    for moment in ("2026-11-20T20:00:00", "2026-11-21T01:00:00", "2026-11-21T10:00:00"):
+        clock.set(at(moment))
+        banked.append(play_round(mt, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], rng=rng))
+        clock.advance(minutes=5)  # another player-dealer in between (at most two in a row)
         play_round(mt, pd_seat=3, bank=10_000, wagers=[Wager(1, 1_000)], rng=rng)
-    points = selectors.bankroll_points(dealer)
-    assert len(points) == 2
-    assert points[-1].balance == mt.chips(dealer)  # the last point is the chips now
+    nets = [PlayerDealerBank.objects.get(round=r).net_cents for r in banked]
+    assert any(nets), "the seed deals hands the player-dealer wins or loses"
+
     page = as_user("dealer").get(reverse("console:bankroll", args=[dealer.pk])).content.decode()
-    assert len(re.findall(r"<circle ", page)) == 2
-    assert "Hands banked 2" in page
+    series = _bankroll_series(page)
+    assert series["timezone"] == "America/Los_Angeles"
+    assert series["hands"] == {
+        "time": [
+            int(at(moment).timestamp())
+            for moment in ("2026-11-20T20:00:00", "2026-11-21T01:00:00", "2026-11-21T10:00:00")
+        ],
+        "result": [nets[0], nets[0] + nets[1], nets[0] + nets[1] + nets[2]],
+        "net": nets,
+        "hand": [f"{mt.table.name} round {r.number}" for r in banked],
+    }
+    assert series["days"] == {
+        "day": ["2026-11-20", "2026-11-21"],
+        "hands": [2, 1],
+        "result": [nets[0] + nets[1], nets[2]],
+    }
+    assert f"result {dollars(sum(nets))}" in page  # the chart ends at the page's result
+    # uPlot and the page's script from /static, only on this page; no inline script.
+    assert '<script src="/static/vendor/uplot/uPlot.iife.min.js" defer>' in page
+    assert '<link rel="stylesheet" href="/static/vendor/uplot/uPlot.min.css">' in page
+    assert '<script src="/static/console/bankroll.js" defer>' in page
+    floor_page = as_user("compliance").get(reverse("console:floor")).content.decode()
+    assert "uplot" not in floor_page.lower()
+    # Without JavaScript: the last gaming days, newest first, in dollars.
+    noscript = page[page.index("<noscript>") : page.index("</noscript>")]
+    assert noscript.index("Sat Nov 21, 2026") < noscript.index("Fri Nov 20, 2026")
+    assert dollars(nets[0] + nets[1]) in noscript and dollars(nets[2]) in noscript
+
+
+def test_the_chart_keeps_the_older_hands_in_the_running_result(as_user, staff):
+    mt = money_table(staff, {1: 50_000, 2: 50_000, 3: 50_000}, deal_mode=DealMode.RNG)
+    dealer = mt.seated[2]
+    rng = random.Random(11)
+    for _ in range(3):
+        play_round(mt, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], rng=rng)
+        play_round(mt, pd_seat=3, bank=10_000, wagers=[Wager(1, 1_000)], rng=rng)
+    nets = list(
+        PlayerDealerBank.objects.filter(player=dealer)
+        .order_by("round_id")
+        .values_list("net_cents", flat=True)
+    )
+    chart = selectors.bankroll_chart(dealer, hands=2)
+    assert chart.data["hands"]["net"] == nets[1:]
+    assert chart.data["hands"]["result"] == [nets[0] + nets[1], sum(nets)]
+
+
+def test_a_player_who_never_banked_gets_no_chart(as_user, staff):
+    mt = money_table(staff, {1: 50_000, 2: 50_000})
+    page = as_user("dealer").get(reverse("console:bankroll", args=[mt.seated[1].pk]))
+    text = page.content.decode()
+    assert "No hand banked yet." in text
+    assert "bankroll-series" not in text and "uplot" not in text.lower()
 
 
 def test_static_assets_are_vendored_and_served_locally(as_user, client):
@@ -187,7 +259,7 @@ def test_no_keep_once_the_button_has_been_offered(as_user, staff):
     assert response.status_code == 409
     body = response.content.decode()
     assert "cannot keep the position without an offer round" in body
-    assert "(rule rotation.keep, docs/rules.md §8.4)" in body
+    assert "(rule: keeping the button, docs/rules.md §8.4)" in body
 
 
 def test_floor_map_names_the_last_player_dealer_however_long_ago(staff):
@@ -270,7 +342,7 @@ def test_a_supervisor_creates_a_table_from_the_floor_map(as_user):
     assert client.post(url, data).status_code == 400
     response = client.post(url, {**data, "name": "UTH-8", "minimum_cents": "2000"})
     assert response.status_code == 400
-    assert "options.sheet" in response.content.decode()
+    assert "the options sheet of a table" in response.content.decode()
     assert Table.objects.filter(name__startswith="UTH-").count() == 1
     assert as_user("dealer").post(url, {**data, "name": "UTH-9"}).status_code == 403
 
@@ -321,7 +393,9 @@ def test_refused_identification_shows_the_api_message_on_the_form(as_user, clock
         reverse("console:players-create"), {"player_number": "PL-7002", "name": "Ned", **typed}
     )
     assert response.status_code == 400
-    assert f"{message} (rule floor.identification, docs/rules.md §3.3)" in response.content.decode()
+    assert (
+        f"{message} (rule: identifying a player, docs/rules.md §3.3)" in response.content.decode()
+    )
     assert not Player.objects.filter(player_number="PL-7002").exists()
 
 
@@ -352,7 +426,7 @@ def test_the_player_page_shows_the_identification_and_a_supervisor_edits_it(as_u
     response = client.post(url, {**ID, "date_of_birth": "2030-01-01"})
     assert response.status_code == 400
     body = response.content.decode()
-    assert "2030-01-01 is in the future (rule floor.identification, docs/rules.md §3.3)" in body
+    assert "2030-01-01 is in the future (rule: identifying a player, docs/rules.md §3.3)" in body
     assert '<details class="panel spaced" id="edit-identification" open>' in body
     player.refresh_from_db()
     assert player.date_of_birth.isoformat() == "1990-05-17"

@@ -58,7 +58,9 @@ def test_a_bad_request_shows_the_reports_rule(as_user, data, text):
     assert response.status_code == 400
     body = response.content.decode()
     assert text in body
-    assert "(rule reports.request, docs/rules.md §10.5)" in body  # the reports app's rule, named
+    assert (
+        "(rule: requesting a report, docs/rules.md §10.5)" in body
+    )  # the reports app's rule, named
     assert not ReportRequest.objects.exists()
 
 

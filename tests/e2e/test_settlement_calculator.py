@@ -39,7 +39,7 @@ def test_a_supervisor_checks_a_settled_hand(live_server, new_page, shoot, staff)
     page.locator("#hand").fill(json.dumps(hand, indent=2))
     with page.expect_navigation():
         page.get_by_role("button", name="Settle").click()
-    expect(page.locator("#calculator-result")).to_contain_text("Bank W $1,000.00")
+    expect(page.locator("#calculator-result")).to_contain_text("Bank $1,000.00")
     page.locator("#hand").fill('{"options": {}}')
     with page.expect_navigation():
         page.get_by_role("button", name="Settle").click()

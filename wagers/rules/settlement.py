@@ -87,7 +87,7 @@ def apply_coverage(bank: int, ordered: Iterable[PendingWager]) -> Settlement:
     """Settle wagers in the given order against a bank of ``bank`` cents."""
     if isinstance(bank, bool) or not isinstance(bank, int) or bank <= 0:
         raise RuleError(
-            f"the bank must be a positive amount of cents, not {bank!r}", rule=Rule.BANK
+            f"the bank must be a whole number of cents above zero, not {bank!r}", rule=Rule.BANK
         )
     net = 0
     exhausted = False

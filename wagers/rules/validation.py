@@ -8,6 +8,7 @@ the API, the console and the calculator can all say exactly what was refused.
 from __future__ import annotations
 
 from cardroom.errors import Rule, RuleError
+from cardroom.money import dollars
 from tables.rules.decisions import allowed_play_multiples
 from tables.rules.options import GameOptions
 
@@ -19,14 +20,14 @@ def _check_amounts(stakes: Stakes, options: GameOptions) -> None:
         amount = stakes.of(kind)
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
             raise RuleError(
-                f"{kind.value} must be a whole number of cents, zero or more, not {amount!r}",
+                f"the {kind.label} must be a whole number of cents, zero or more, not {amount!r}",
                 rule=Rule.CHIP_UNIT,
                 field=kind.value,
             )
         if amount % options.chip_unit:
             raise RuleError(
-                f"{kind.value} of {amount} cents is not a multiple of the table's "
-                f"{options.chip_unit}-cent chip",
+                f"the {kind.label} of {dollars(amount)} is not in whole chips of "
+                f"{dollars(options.chip_unit)}",
                 rule=Rule.CHIP_UNIT,
                 field=kind.value,
             )
@@ -39,15 +40,15 @@ def _check_limits(stakes: Stakes, options: GameOptions) -> None:
             continue
         if options.table_minimum is not None and amount < options.table_minimum:
             raise RuleError(
-                f"{kind.value} of {amount} cents is below the table minimum of "
-                f"{options.table_minimum} cents",
+                f"the {kind.label} of {dollars(amount)} is below the table minimum of "
+                f"{dollars(options.table_minimum)}",
                 rule=Rule.LIMITS,
                 field=kind.value,
             )
         if options.table_maximum is not None and amount > options.table_maximum:
             raise RuleError(
-                f"{kind.value} of {amount} cents is above the table maximum of "
-                f"{options.table_maximum} cents",
+                f"the {kind.label} of {dollars(amount)} is above the table maximum of "
+                f"{dollars(options.table_maximum)}",
                 rule=Rule.LIMITS,
                 field=kind.value,
             )
@@ -149,7 +150,7 @@ def validate_bank(amount: object, chip_unit: int, *, field: str = "amount") -> i
         )
     if amount % chip_unit:
         raise RuleError(
-            f"the bank of {amount} cents is not in whole {chip_unit}-cent chips",
+            f"a bank of {dollars(amount)} is not in whole chips of {dollars(chip_unit)}",
             rule=Rule.BANK,
             field=field,
         )

@@ -15,6 +15,11 @@ class WagerKind(Enum):
     TRIPS = "trips"
     BAD_BEAT = "bad_beat"
 
+    @property
+    def label(self) -> str:
+        """The square as the layout names it: "Ante", "Bad Beat"."""
+        return self.value.replace("_", " ").title()
+
 
 # The betting squares wagered before the deal ("no more bets" closes them), in the order a
 # seat's wagers are settled in the fold pass (docs/rules.md §4.1, §7.2). The Play is made

@@ -97,7 +97,7 @@ def test_readers_cannot_write_and_strangers_cannot_read(
             version_body(rates=[dict(STANDARD[0], wager_to_cents=2_000), *STANDARD[1:]]),
             "rates[1].wager",
             Rule.FEE_RANGES,
-            "player wager ranges leave a gap between 2000 and 2501 cents",
+            "player wager ranges leave a gap between $20.00 and $25.01",
         ),
         (
             version_body(player_dealer_basis="percent"),

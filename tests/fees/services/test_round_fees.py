@@ -214,7 +214,8 @@ def test_a_payer_without_the_chips_for_the_fee_stops_no_more_bets(staff, clock):
     )
     with pytest.raises(RuleError) as caught:
         rounds.close_wagering(round_id=round_.pk, by=staff.dealer)
-    assert "seat 2" in caught.value.message and "owes 100 cents" in caught.value.message
+    message = caught.value.message
+    assert "seat 2" in message and "owes $1.00 in collection fees" in message
     assert caught.value.rule is Rule.FEE_COLLECTION and caught.value.field == "fees"
     round_.refresh_from_db()
     assert round_.state == State.WAGERING

@@ -167,7 +167,7 @@ def test_ineligible_seats_are_recorded_with_the_reason(as_dealer, on_floor, supe
     ]
     assert offer_round["offers"][1]["reason"] == (
         "seat 1 has banked 1 consecutive hand, the most this table allows "
-        "(rule rotation.consecutive_hands, docs/rules.md §8.2)"
+        "(rule: at most two hands in a row, docs/rules.md §8.2)"
     )
 
 

@@ -68,7 +68,7 @@ def test_create_with_an_unknown_option_names_the_rule(as_supervisor):
         (
             {"chip_unit_cents": 0},
             "chip_unit_cents",
-            "chip_unit_cents must be a whole number",
+            "the chip must be a whole number of cents",
             Rule.OPTIONS,
         ),
         ({"max_consecutive_hands": 3}, "max_consecutive_hands", "at most 2", Rule.OPTIONS),

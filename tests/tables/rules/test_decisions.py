@@ -161,7 +161,7 @@ def test_the_flop_message_names_the_rule_in_words():
     with pytest.raises(RuleError) as caught:
         record.then(d(F, PLAY, 4), (3, 4))
     assert "Play on the flop must be 2x the Ante" in str(caught.value)
-    assert "[rule decisions.each_once, docs/rules.md §5.1]" in str(caught.value)
+    assert "[rule: one decision on each street, docs/rules.md §5.1]" in str(caught.value)
 
 
 # --- legal_decisions, and exhaustively: accepted == the rulebook's sequences -------------

@@ -101,7 +101,7 @@ def test_a_second_bank_is_409(as_dealer, on_floor, table):
 @pytest.mark.parametrize(
     ("amount", "message", "rule"),
     [
-        (100_100, "the bank of 100100 cents is more than", Rule.CHIPS_IN_FRONT),
+        (100_100, "the bank of $1,001.00 is more than", Rule.CHIPS_IN_FRONT),
         (
             0,
             "the player-dealer's bank must be a whole number of cents above zero, not 0",
@@ -112,7 +112,7 @@ def test_a_second_bank_is_409(as_dealer, on_floor, table):
             "the player-dealer's bank must be a whole number of cents above zero, not -500",
             Rule.BANK,
         ),
-        (1050, "the bank of 1050 cents is not in whole 100-cent chips", Rule.BANK),
+        (1050, "a bank of $10.50 is not in whole chips of $1.00", Rule.BANK),
     ],
 )
 def test_bank_rules(as_dealer, on_floor, table, amount, message, rule):
@@ -180,7 +180,7 @@ def test_a_wager_above_the_patrons_chips_is_400(as_dealer, on_floor, table):
         wager_url(round_), {"seat": 5, "ante": 500, "blind": 500, "trips": 1000}, format="json"
     )
     message = broken(response, "trips", Rule.CHIPS_IN_FRONT)
-    assert "2000" in message and "1500" in message
+    assert "$20.00" in message and "$15.00" in message
     assert ledger_size() == before
     assert not round_.hands.exists()
     assert chips_of(player, table) == 1500
@@ -191,7 +191,7 @@ def test_a_seated_player_without_chips_cannot_wager(as_dealer, on_floor, table):
     floor.seat_player(table_id=table.pk, seat=5, player_id=player.pk, by=on_floor.dealer)
     round_ = on_floor.start(table, join=())
     response = as_dealer.post(wager_url(round_), {"seat": 5, "ante": 500, "blind": 500})
-    assert "more than the bettor's 0 cents" in broken(response, "ante", Rule.CHIPS_IN_FRONT)
+    assert "more than the bettor's $0.00 in chips" in broken(response, "ante", Rule.CHIPS_IN_FRONT)
 
 
 @pytest.mark.parametrize(
@@ -210,15 +210,20 @@ def test_a_seated_player_without_chips_cannot_wager(as_dealer, on_floor, table):
             "a Bad Beat wager needs Ante and Blind",
             Rule.BAD_BEAT,
         ),
-        ({"ante": 400, "blind": 400}, "ante", "ante of 400 cents is below the table", Rule.LIMITS),
-        ({"ante": 500, "blind": 500, "trips": 60_000}, "trips", "trips of 60000", Rule.LIMITS),
+        ({"ante": 400, "blind": 400}, "ante", "the Ante of $4.00 is below the table", Rule.LIMITS),
+        (
+            {"ante": 500, "blind": 500, "trips": 60_000},
+            "trips",
+            "the Trips of $600.00 is above",
+            Rule.LIMITS,
+        ),
         (
             {"ante": 550, "blind": 550},
             "ante",
-            "ante of 550 cents is not a multiple",
+            "the Ante of $5.50 is not in whole chips",
             Rule.CHIP_UNIT,
         ),
-        ({"ante": -500, "blind": -500}, "ante", "ante must be a whole number", Rule.CHIP_UNIT),
+        ({"ante": -500, "blind": -500}, "ante", "the Ante must be a whole number", Rule.CHIP_UNIT),
     ],
 )
 def test_wager_rules(as_dealer, on_floor, table, body, field, message, rule):
