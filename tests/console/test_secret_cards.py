@@ -161,7 +161,7 @@ def test_a_hole_card_entered_at_the_turn_is_refused_in_the_floors_words(as_user,
     assert (
         "Community cards: one of these cards is already in a hand dealt this round (which one "
         "stays secret until the showdown): check the cards turned up and enter them again, or "
-        "call the floor supervisor if the deck holds a card twice (rule cards.once, "
+        "call the floor supervisor if the deck holds a card twice (rule: each card is dealt once, "
         "docs/rules.md §1.2)"
     ) in body
     assert "Kc" not in body.split('id="refusal"')[1].split("</div>")[0]

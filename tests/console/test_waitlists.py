@@ -93,7 +93,7 @@ def test_a_call_a_miss_the_next_call_and_a_seating(as_user, room, clock):
     # No answer before the time ran out: refused naming the rule, 400.
     refused = _post(client, room, "no_answer", player=room["ana"].pk)
     assert refused.status_code == 400
-    assert "waitlist.call" in refused.content.decode()
+    assert "answering a seat call" in refused.content.decode()
     clock.advance(minutes=3)
     assert _post(client, room, "no_answer", player=room["ana"].pk).status_code == 302
     view = waitlist_view(waitlist_id=room["list"].pk)
@@ -112,7 +112,7 @@ def test_calling_anyone_but_the_first_eligible_is_refused(as_user, room):
         client, room, "call", table=room["floor"].table_id, seat=5, player=room["ben"].pk
     )
     assert response.status_code == 400
-    assert "waitlist.order" in response.content.decode()
+    assert "calls in waitlist order" in response.content.decode()
 
 
 def test_a_decline_calls_the_next_player(as_user, room):
@@ -130,7 +130,7 @@ def test_join_check_in_remove_and_policy(as_user, room, staff):
     response = client.post(f"{URL}join/", {"waitlist": room["list"].pk, "player": dee.pk})
     assert response.status_code == 302
     again = client.post(f"{URL}join/", {"waitlist": room["list"].pk, "player": dee.pk})
-    assert again.status_code == 400 and "waitlist.once" in again.content.decode()
+    assert again.status_code == 400 and "once on each waitlist" in again.content.decode()
     assert client.post(f"{URL}join/", {"player": dee.pk}).status_code == 400
     assert _post(client, room, "check_in", player=room["cy"].pk).status_code == 302
     assert _post(client, room, "check_in", player=room["cy"].pk).status_code == 409
@@ -160,7 +160,7 @@ def test_opening_a_list_for_the_stakes_of_an_open_table(as_user, room, staff):
     again = client.post(f"{URL}open/", {"stakes": "1000-100000"})
     assert again.status_code == 409
     nothing = client.post(f"{URL}open/", {"stakes": "7-9"})
-    assert nothing.status_code == 400 and "waitlist.stakes" in nothing.content.decode()
+    assert nothing.status_code == 400 and "a waitlist for each stakes" in nothing.content.decode()
     assert client.post(f"{URL}open/", {"stakes": "abc"}).status_code == 400
 
 

@@ -125,7 +125,9 @@ def test_a_dealer_plays_a_hand_on_a_tablet_without_scrolling(live_server, new_pa
     expect(seat4.get_by_role("button", name="Play 3x")).to_be_disabled()
     expect(seat4.get_by_role("button", name="Play 4x")).to_be_disabled()
     expect(seat4.get_by_role("button", name="Check")).to_be_enabled()
-    expect(seat4).to_contain_text("a Play of $30.00 is more than that (rule chips.in_front")
+    expect(seat4).to_contain_text(
+        "a Play of $30.00 is more than that (rule: only the chips in front of the player play"
+    )
     shoot(page, "83-tablet-preflop-decisions")
     tap(page, "#decisions [data-seat='2']", "Play 4x")
     tap(page, "#decisions [data-seat='3']", "Check")

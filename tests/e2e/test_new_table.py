@@ -24,7 +24,7 @@ def test_a_supervisor_opens_a_new_table(live_server, new_page, shoot):
     form.get_by_label("Maximum ($)").fill("50")
     with page.expect_navigation():
         form.get_by_role("button", name="Create the table").click()
-    expect(page.locator("#new-table .error")).to_contain_text("options.sheet")
+    expect(page.locator("#new-table .error")).to_contain_text("the options sheet of a table")
     shoot(page, "50-new-table-refused")
     page.locator("#new-table form").get_by_label("Maximum ($)").fill("5000")
     with page.expect_navigation():

@@ -77,7 +77,7 @@ def test_a_supervisor_registers_a_player_with_id_and_sees_it_masked(live_server,
     expect(page.locator("#new-player .error")).to_contain_text(
         "the day registered; the minimum age is 21"
     )
-    expect(page.locator("#new-player .error")).to_contain_text("rule floor.identification")
+    expect(page.locator("#new-player .error")).to_contain_text("rule: identifying a player")
     shoot(page, "52-register-a-player-under-21-refused")
 
     form = page.locator("#new-player form")

@@ -89,7 +89,7 @@ def test_the_flop_picker_shows_no_hole_card_and_refuses_one(live_server, new_pag
     expect(refusal).to_contain_text(
         "Community cards: one of these cards is already in a hand dealt this round (which one "
         "stays secret until the showdown): check the cards turned up and enter them again, or "
-        "call the floor supervisor if the deck holds a card twice (rule cards.once, "
+        "call the floor supervisor if the deck holds a card twice (rule: each card is dealt once, "
         "docs/rules.md §1.2)"
     )
     expect(refusal).not_to_contain_text("Kc")

@@ -43,6 +43,6 @@ def test_a_supervisor_checks_a_settled_hand(live_server, new_page, shoot, staff)
     page.locator("#hand").fill('{"options": {}}')
     with page.expect_navigation():
         page.get_by_role("button", name="Settle").click()
-    expect(page.locator("#calculator-error")).to_contain_text("calculator.format")
+    expect(page.locator("#calculator-error")).to_contain_text("the format of the calculator")
     shoot(page, "48-calculator-refused")
     assert LedgerTransaction.objects.count() == written  # nothing written
