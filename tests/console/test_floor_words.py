@@ -123,6 +123,17 @@ def _pages(floor_):
     ]
 
 
+def test_the_table_board_speaks_the_floors_words(client, busy_floor, settings):
+    settings.CARDROOM_BOARD_TOKEN = "words-board"
+    problems = []
+    for url in ("/board/words-board/", "/board/words-board/panel/"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        problems += [f"{url}: {p}" for p in internal_names(visible_text(response.content.decode()))]
+    assert problems == []
+    assert "Wanda W." in client.get("/board/words-board/panel/").content.decode()
+
+
 @pytest.mark.parametrize("role", ["supervisor", "dealer", "compliance"])
 def test_every_page_speaks_the_floors_words(as_user, busy_floor, role):
     client = as_user(role)
