@@ -297,16 +297,18 @@ def _called_elsewhere(view: ListView) -> set[int]:
     }
 
 
-def _skipped(view: ListView, table_id: int, seat: int, since: datetime | None) -> set[int]:
-    """Who on the list is not called to this seat: called on another list, seated at these
-    stakes, or already called to this seat since it opened."""
+def _skipped(
+    view: ListView, table_id: int, seat: int, since: datetime | None, elsewhere: set[int]
+) -> set[int]:
+    """Who on the list is not called to this seat: called on another list (``elsewhere``),
+    seated at these stakes, or already called to this seat since it opened."""
     called_here = WaitlistEvent.objects.filter(
         waitlist=view.waitlist, kind=rules.Kind.CALLED, table_id=table_id, seat=seat
     )
     if since is not None:
         called_here = called_here.filter(at__gte=since)
     return (
-        _called_elsewhere(view)
+        elsewhere
         | set(view.seated_at_stakes)
         | set(called_here.values_list("player_id", flat=True))
     )
@@ -316,13 +318,14 @@ def _call_event(
     view: ListView, table_id: int, seat: int, moment: datetime, player_id: int | None
 ) -> rules.Event | None:
     open_seat = _open_seat(view, table_id, seat)
-    skip = _skipped(view, table_id, seat, _open_since(table_id, seat, open_seat.hold))
+    elsewhere = _called_elsewhere(view)  # every other list replayed once
+    skip = _skipped(view, table_id, seat, _open_since(table_id, seat, open_seat.hold), elsewhere)
     first = rules.first_eligible(view.now, skip=skip)
     if player_id is None:
         if first is None:
             return None
         player_id = first.player
-    elif player_id in _called_elsewhere(view):
+    elif player_id in elsewhere:
         raise StateError(
             f"{listing.player_name(view, player_id)} is being called on another list",
             state=State.CALLED,
