@@ -8,6 +8,7 @@ from .accounts import AccountDetailApi, AccountListApi, AccountTransactionListAp
 from .calculator import SettlementCalculatorApi
 from .chips import ChipsBuyInApi, ChipsCashOutApi, ChipsCreditApi, ChipsFillApi
 from .closing import TableCloseApi, TableReopenApi
+from .gamemath import GameMathApi, TableGameMathApi
 from .players import (
     PlayerBankListApi,
     PlayerBankrollApi,
@@ -25,6 +26,7 @@ __all__ = [
     "ChipsCashOutApi",
     "ChipsCreditApi",
     "ChipsFillApi",
+    "GameMathApi",
     "PlayerBankListApi",
     "PlayerBankrollApi",
     "PlayerPlayingBookApi",
@@ -34,5 +36,6 @@ __all__ = [
     "SeatLeaveApi",
     "SettlementCalculatorApi",
     "TableCloseApi",
+    "TableGameMathApi",
     "TableReopenApi",
 ]
