@@ -13,6 +13,7 @@ urlpatterns = [
     path("tables/<id:table_id>/", table.table, name="table"),
     # Before the actions' route, whose slug would take "options" too.
     path("tables/<id:table_id>/options/", options.options_sheet, name="table-options"),
+    path("tables/<id:table_id>/math/", options.game_math, name="table-math"),
     path("tables/<id:table_id>/<slug:action>/", table.table_action, name="table-action"),
     path("players/", pages.players, name="players"),
     path("players/new/", pages.create_player, name="players-create"),

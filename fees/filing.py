@@ -18,7 +18,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import inch
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from cardroom import csvsafe
 from cardroom.money import dollar_range, dollars
@@ -113,8 +113,12 @@ def filing_csv(filed: Sequence[Filed]) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
-def filing_pdf(filed: Sequence[Filed], *, title: str = "Collection Table") -> bytes:
-    """A PDF with one Example Table per schedule version, and when fees are collected."""
+def filing_pdf(
+    filed: Sequence[Filed], *, title: str = "Collection Table", appendix: Sequence[Flowable] = ()
+) -> bytes:
+    """A PDF with one Example Table per schedule version, and when fees are collected; then
+    ``appendix``, pages a caller adds after the filing (the reports' fee filing adds the math
+    sheet of each table, ``reports/math_sheet.py``)."""
     styles = getSampleStyleSheet()
     cell = styles["BodyText"].clone("cell", fontSize=8, leading=10)
     buffer = io.BytesIO()
@@ -169,5 +173,6 @@ def filing_pdf(filed: Sequence[Filed], *, title: str = "Collection Table") -> by
             styles["BodyText"],
         )
     )
+    story.extend(appendix)
     document.build(story)
     return buffer.getvalue()

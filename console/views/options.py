@@ -1,4 +1,5 @@
-"""A table's options sheet, changed by a floor supervisor between rounds (docs/rules.md §3.4).
+"""A table's options sheet, changed by a floor supervisor between rounds (docs/rules.md §3.4),
+and the game math of the options in force (docs/rules.md §13).
 
 The form is the new-table form's options, filled with the table's; only the options the
 supervisor changed are sent to ``tables.services.floor.change_table_options``, the service
@@ -16,7 +17,9 @@ from django.views.decorators.http import require_http_methods
 
 from cardroom.errors import RuleError, StateError
 from tables.models import Table
+from tables.options import game_options
 from tables.services import floor
+from wagers.math_sheet import math_sheet
 
 from .. import forms, selectors
 from ..permissions import console_view
@@ -64,3 +67,14 @@ def options_sheet(request, table_id: int):
     )
     messages.success(request, f"options sheet changed: {said}")
     return redirect("console:table", table_id=table.pk)
+
+
+@require_http_methods(["GET"])
+@console_view("view_floor")
+def game_math(request, table_id: int):
+    """The math sheet of the options in force: each wager's pay table and figures, and the
+    strategy card (``wagers.math_sheet``, the same sheet the fee filing prints per table).
+    Everyone who may see the floor reads it: the strategy card is written for the dealers."""
+    table = get_object_or_404(Table, pk=table_id)
+    context = {"table": table, "sheet": math_sheet(game_options(table))}
+    return render(request, "console/game_math.html", context)

@@ -39,6 +39,7 @@ PLAIN_PACKAGES = [
     "fees.rules.schedule",
     "cardroom.errors",
     "cardroom.money",
+    "cardroom.figures",
     "cardroom.history",
     "cardroom.bounds",
 ]

@@ -112,6 +112,7 @@ def _pages(floor_):
         reverse("console:floor"),
         reverse("console:table", args=[table.pk]),
         reverse("console:table-options", args=[table.pk]),
+        reverse("console:table-math", args=[table.pk]),
         reverse("console:players"),
         reverse("console:bankroll", args=[floor_["in_play"].player_dealer_id]),
         reverse("console:bankroll", args=[floor_["player"].pk]),

@@ -145,12 +145,19 @@ def test_table_activity_is_deterministic_and_kept_seven_years(fee_day):
 
 
 def test_fee_filing_is_the_fees_apps_filing(fee_day):
+    """The fees app's filing; the PDF adds each table's math sheet (reports/math_sheet.py)."""
     from fees import filing, selectors
+    from reports import math_sheet
 
     for output in ("csv", "pdf"):
         data, generated = generate_bytes("fee_filing", gaming_day=DAY, format=output)
-        filed = selectors.filed_in_force(at("2026-11-21T05:59:59"), [fee_day.table.pk])
-        expected = filing.filing_csv(filed) if output == "csv" else filing.filing_pdf(filed)
+        moment = at("2026-11-21T05:59:59.999999")
+        filed = selectors.filed_in_force(moment, [fee_day.table.pk])
+        expected = (
+            filing.filing_csv(filed)
+            if output == "csv"
+            else filing.filing_pdf(filed, appendix=math_sheet.pages([fee_day.table], moment))
+        )
         assert data == expected
         assert generated.rows == 2  # two collection rates
     csv_text = generate_bytes("fee_filing", gaming_day=DAY)[0].decode()
