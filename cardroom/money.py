@@ -10,16 +10,28 @@ never as an ISO 8601 duration ("PT15M").
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal
+from fractions import Fraction
 
 
-def amount(cents: int) -> str:
-    """``123456`` -> ``1,234.56``; ``-5`` -> ``-0.05`` (the sign before the digits)."""
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(int(cents)), 100)
+def whole_cents(cents: int | Decimal | Fraction) -> int:
+    """An amount in cents as whole cents: a fraction of a cent (a hand's theo, docs/rules.md
+    §13.5) rounded to the nearest cent, half to even; whole cents as they are."""
+    if isinstance(cents, Decimal | Fraction):
+        return round(Fraction(cents))  # Fraction rounds half to even, exactly
+    return int(cents)
+
+
+def amount(cents: int | Decimal | Fraction) -> str:
+    """``123456`` -> ``1,234.56``; ``-5`` -> ``-0.05`` (the sign before the digits);
+    ``Decimal("-1234.5678")`` -> ``-12.35`` (to the nearest cent)."""
+    whole_amount = whole_cents(cents)
+    sign = "-" if whole_amount < 0 else ""
+    whole, part = divmod(abs(whole_amount), 100)
     return f"{sign}{whole:,}.{part:02d}"
 
 
-def dollars(cents: int | None) -> str:
+def dollars(cents: int | Decimal | Fraction | None) -> str:
     """``123456`` -> ``$1,234.56``; ``-5`` -> ``-$0.05``; ``None`` -> ``""``."""
     if cents is None:
         return ""

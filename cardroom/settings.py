@@ -353,6 +353,11 @@ REPORTS_HARD_TIME_LIMIT = env.int("REPORTS_HARD_TIME_LIMIT", default=30 * 60)
 REPORTS_LEASE_GRACE = env.int("REPORTS_LEASE_GRACE", default=60)
 # Minutes after the gaming day closes at which the daily reports are requested.
 REPORTS_DAILY_DELAY_MINUTES = env.int("REPORTS_DAILY_DELAY_MINUTES", default=15)
+# The anomaly report (docs/reports.md, docs/rules.md §13.6) looks only at player-dealers with
+# at least this many settled hands banked in a window: fewer say too little about anyone.
+REPORTS_ANOMALY_MIN_HANDS = env.int("REPORTS_ANOMALY_MIN_HANDS", default=30)
+if REPORTS_ANOMALY_MIN_HANDS < 1:
+    raise ImproperlyConfigured("REPORTS_ANOMALY_MIN_HANDS must be at least 1")
 # Redis redelivers an unacknowledged task after this many seconds; kept above the hard
 # limit so a task still running is never handed to a second worker.
 REPORTS_BROKER_VISIBILITY_TIMEOUT = 2 * 60 * 60

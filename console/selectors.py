@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -14,7 +15,10 @@ from django.db.models import (
     BooleanField,
     Case,
     Count,
+    DecimalField,
+    F,
     OuterRef,
+    Q,
     QuerySet,
     Subquery,
     Sum,
@@ -25,7 +29,7 @@ from django.db.models.functions import TruncDate, TruncTime
 
 from cardroom.clock import now
 from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State
-from cardroom.money import dollars
+from cardroom.money import dollars, whole_cents
 from fees import selectors as fee_selectors
 from rounds import selectors as round_selectors
 from tables import options as table_options
@@ -624,6 +628,11 @@ def _result_by_gaming_day(banks: QuerySet[PlayerDealerBank]) -> list[DayResult]:
     return [DayResult(day, *days[day]) for day in sorted(days)]
 
 
+def _expected(net: int, theo: Decimal | None) -> Decimal:
+    """A hand on the theo line: its theo, or its actual result if it has none."""
+    return Decimal(net) if theo is None else theo
+
+
 @dataclass(frozen=True)
 class BankrollChart:
     data: dict  # what console/bankroll.js draws, through json_script
@@ -642,30 +651,70 @@ def bankroll_chart(
     cumulative result after each hand banked and settled (the newest ``hands``; x = when the
     hand was settled, in Unix seconds, drawn in the cardroom's time zone), and each gaming
     day's result (the newest ``days`` days played). The cumulative result counts the older
-    hands too, so its last value is the page's "result". Three queries."""
+    hands too, so its last value is the page's "result".
+
+    Beside it, at the same hands (``theo``): the cumulative theo (docs/rules.md §13.5) and
+    the band of two standard deviations around it, and each hand's own theo. A hand
+    without a theo (settled before theo was recorded) counts at its actual result on the
+    theo line and adds no spread, so the gap between the lines is the bankroll's
+    difference. Three queries."""
     settled = PlayerDealerBank.objects.filter(
         player=player, net_cents__isnull=False, round__ended_at__isnull=False
     )
     newest = list(
         settled.order_by("-round__ended_at", "-round_id").values_list(
-            "round__ended_at", "net_cents", "round__table__name", "round__number"
+            "round__ended_at",
+            "net_cents",
+            "round__table__name",
+            "round__number",
+            "round__theo__theo_cents",
+            "round__theo__std_dev_cents",
         )[:hands]
     )
     newest.reverse()
-    total = settled.aggregate(total=Sum("net_cents"))["total"] or 0
-    running = total - sum(net for _, net, _, _ in newest)
-    cumulative = []
-    for _, net, _, _ in newest:
+    totals = settled.aggregate(
+        total=Sum("net_cents"),
+        theo=Sum("round__theo__theo_cents"),
+        without_theo=Sum("net_cents", filter=Q(round__theo__isnull=True)),
+        variance=Sum(
+            F("round__theo__std_dev_cents") * F("round__theo__std_dev_cents"),
+            output_field=DecimalField(max_digits=50, decimal_places=8),
+        ),
+    )
+    running = (totals["total"] or 0) - sum(row[1] for row in newest)
+    expected = (
+        Decimal(totals["theo"] or 0)
+        + (totals["without_theo"] or 0)
+        - sum((_expected(net, theo) for _, net, _, _, theo, _ in newest), Decimal(0))
+    )
+    variance = Decimal(totals["variance"] or 0) - sum(
+        (spread * spread for *_, spread in newest if spread is not None), Decimal(0)
+    )
+    cumulative, theo_line, low, high = [], [], [], []
+    for _, net, _, _, theo, spread in newest:
         running += net
         cumulative.append(running)
+        expected += _expected(net, theo)
+        if spread is not None:
+            variance += spread * spread
+        band = 2 * variance.sqrt() if variance > 0 else Decimal(0)
+        theo_line.append(whole_cents(expected))
+        low.append(whole_cents(expected - band))
+        high.append(whole_cents(expected + band))
     by_day = _result_by_gaming_day(settled)[-days:]
     data = {
         "timezone": settings.TIME_ZONE,
         "hands": {
-            "time": [int(ended.timestamp()) for ended, _, _, _ in newest],
+            "time": [int(row[0].timestamp()) for row in newest],
             "result": cumulative,
-            "net": [net for _, net, _, _ in newest],
-            "hand": [f"{table} round {number}" for _, _, table, number in newest],
+            "net": [row[1] for row in newest],
+            "hand": [f"{row[2]} round {row[3]}" for row in newest],
+        },
+        "theo": {
+            "expected": theo_line,
+            "low": low,
+            "high": high,
+            "hand": [None if row[4] is None else whole_cents(row[4]) for row in newest],
         },
         "days": {
             "day": [d.day.isoformat() for d in by_day],

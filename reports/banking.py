@@ -4,7 +4,9 @@ Per player-dealer, TPPPs apart from other players: by gaming day and by session 
 session is one chip account at one table, from sitting down to leaving), the banks
 posted, their results, the largest bank (the most the player-dealer could lose on one
 hand), the uncovered amounts returned and unpaid, fills and credits, and the closing
-bankroll; then the TPPP playing book, bank by bank. Every figure is a SQL aggregate.
+bankroll; over the period, each player-dealer's actual result beside the theo of the same
+hands (docs/rules.md §13.5: the settled hands with a theo; the difference also in standard
+deviations); then the TPPP playing book, bank by bank. Every figure is a SQL aggregate.
 """
 
 from __future__ import annotations
@@ -16,7 +18,13 @@ from django.db.models.functions import Coalesce
 
 from cardroom.gaming_day import gaming_day_window
 from wagers.models import LedgerEntry, PlayerDealerBank, TransactionKind
-from wagers.selectors import PLAYING_BOOK_COLUMNS, banking_figures, playing_book
+from wagers.rules.theo import std_devs_text
+from wagers.selectors import (
+    PLAYING_BOOK_COLUMNS,
+    banking_figures,
+    playing_book,
+    theo_comparison,
+)
 
 from .common import header, stream
 from .document import Document, Section
@@ -127,6 +135,25 @@ def _by_session(period: Period, tppp: bool):
         )
 
 
+def _theo(period: Period, tppp: bool):
+    """Each player-dealer's settled hands with a theo over the period: theo beside actual."""
+    from tables.models import Player
+
+    figures = banking_figures(_banks(period, period.start, period.end, tppp), group="player")
+    for player in Player.objects.filter(pk__in=figures).order_by("player_number"):
+        theo = theo_comparison(figures[player.pk])
+        yield (
+            player.player_number,
+            player.name,
+            theo.hands,
+            theo.theo,
+            theo.actual,
+            theo.difference,
+            theo.std_dev,
+            std_devs_text(theo.std_devs),
+        )
+
+
 def _playing_book(period: Period):
     banks = _banks(period, period.start, period.end, True)
     return stream(playing_book(banks.order_by("player__player_number", "posted_at", "id")))
@@ -135,6 +162,12 @@ def _playing_book(period: Period):
 DAY_COLUMNS = ["gaming_day", "player", "player_name", *FIGURES]
 SESSION_COLUMNS = ["player", "player_name", "table", "session_opened", "session_closed", *FIGURES]
 BOOK_COLUMNS = ["player", *PLAYING_BOOK_COLUMNS]
+THEO_COLUMNS = [
+    "player", "player_name", "hands_with_theo", "theo_cents", "actual_cents",
+    "difference_cents", "std_dev_cents", "std_devs_from_theo",
+]  # fmt: skip
+THEO_WIDTHS = {"player": 12, "player_name": 22, "hands_with_theo": 8, "std_devs_from_theo": 10}
+THEO_WIDTHS |= {name: 14 for name in THEO_COLUMNS if name.endswith("_cents")}
 
 
 def build(period: Period, *, is_open: bool) -> Document:
@@ -147,6 +180,9 @@ def build(period: Period, *, is_open: bool) -> Document:
                 _by_session(period, tppp),
                 WIDTHS | {"session_opened": 25, "session_closed": 25},
             )
+            yield Section(
+                f"{who}: theo beside actual", THEO_COLUMNS, _theo(period, tppp), THEO_WIDTHS
+            )
         yield Section(
             "TPPP playing book",
             BOOK_COLUMNS,
@@ -154,5 +190,14 @@ def build(period: Period, *, is_open: bool) -> Document:
             {"posted_at": 25, "table": 12, "round": 6, "seat": 4, "bank_exhausted": 14},
         )
 
-    extra = [("amounts", "integer cents in CSV; dollars in PDF")]
+    extra = [
+        ("amounts", "integer cents in CSV (theo to 1/10,000 of a cent); dollars in PDF"),
+        (
+            "theo",
+            "the player-dealer's expected result from the wagers on the layout (each wager "
+            "times its house edge, before fees, ignoring coverage), beside the actual result "
+            "(the banks' settlement net, before fees) of the same settled hands: docs/rules.md "
+            "§13.5",
+        ),
+    ]
     return Document(TITLE, header(TITLE, period, is_open=is_open, extra=extra), sections())

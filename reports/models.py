@@ -21,6 +21,7 @@ class ReportType(models.TextChoices):
     AUDIT = "audit", "Hand and wager audit export"
     CURRENCY = "currency", "Title 31 currency log"
     FEE_FILING = "fee_filing", "Fee schedule filing"
+    ANOMALIES = "anomalies", "Player-dealer results against theo (anomalies)"
 
 
 class ReportStatus(models.TextChoices):

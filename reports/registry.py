@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from reports.models import ReportType
 
-from . import audit, banking, currency, fee_filing, rotation, table_activity
+from . import anomalies, audit, banking, currency, fee_filing, rotation, table_activity
 from .document import Document
 from .parameters import Period
 
@@ -42,6 +42,15 @@ REGISTRY: dict[str, ReportKind] = {
     ),
     ReportType.FEE_FILING: ReportKind(
         None, ("csv", "pdf"), False, "fee-schedule-filing", daily=False, render=fee_filing.render
+    ),
+    # docs/rules.md §13.6: requested daily; ``min_hands`` overrides REPORTS_ANOMALY_MIN_HANDS.
+    ReportType.ANOMALIES: ReportKind(
+        anomalies.build,
+        ("csv", "pdf"),
+        False,
+        "player-dealer-anomalies",
+        filters=anomalies.normalise_filters,
+        describe=anomalies.filter_words,
     ),
 }
 

@@ -13,6 +13,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import connection
@@ -174,8 +175,8 @@ def _money_header(column: str) -> str:
 
 
 def _pdf_text(column: str, value) -> str:
-    if _is_money(column) and isinstance(value, int) and not isinstance(value, bool):
-        return amount(value)
+    if _is_money(column) and isinstance(value, int | Decimal) and not isinstance(value, bool):
+        return amount(value)  # a fraction of a cent (a theo) to the nearest cent
     if isinstance(value, datetime):
         # Local ISO 8601 with a space for the "T": a narrow column breaks it between the
         # date and the time, never inside the time.

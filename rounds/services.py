@@ -31,6 +31,7 @@ from tables.services.button import take_position
 from tables.services.locks import lock_round, lock_table
 from wagers.rules.resolution import dealer_qualifies, hand_result
 from wagers.services.settlement import return_round_money, settle_round_money
+from wagers.services.theo import record_theo
 from wagers.services.wagering import place_plays
 
 from .selectors import STREET_OF_STATE
@@ -93,7 +94,8 @@ def close_wagering(*, round_id: int, by) -> Round:
     """ "No more bets": nothing is made, increased or withdrawn after this.
 
     The hand's collection fees are assessed and posted to the drop here, before the deal
-    (docs/rules.md §9.4); one read of the wagers serves the checks and the fees.
+    (docs/rules.md §9.4), and the hand's theo is stored (§13.5); one read of the wagers
+    serves the checks, the fees and the theo.
     """
     with transaction.atomic():
         _, round_ = lock_round(round_id)
@@ -112,7 +114,9 @@ def close_wagering(*, round_id: int, by) -> Round:
                 rule=Rule.ROUND_SEQUENCE,
             )
         fee_assessment.collect(round_, wagers, by=by)
-        return _move(round_, State.NO_MORE_BETS, by)
+        moment = now()
+        record_theo(round_, wagers.bets, moment=moment)  # one INSERT
+        return _move(round_, State.NO_MORE_BETS, by, moment)
 
 
 def _entered_hole_cards(entry: Mapping, seats: Sequence[int]) -> tuple[dict[int, list], list]:

@@ -11,6 +11,7 @@ from wagers.models import (
     LedgerEntry,
     LedgerTransaction,
     PlayerDealerBank,
+    RoundTheo,
     SettlementLine,
 )
 
@@ -92,4 +93,18 @@ class SettlementLineAdmin(ReadOnlyAdmin):
         "unpaid_uncovered_cents",
     ]
     list_filter = ["settlement_pass", "wager", "outcome"]
+    list_select_related = ["round__table"]
+
+
+@admin.register(RoundTheo)
+class RoundTheoAdmin(ReadOnlyAdmin):
+    list_display = [
+        "round",
+        "theo_cents",
+        "std_dev_cents",
+        "ante_cents",
+        "trips_cents",
+        "bad_beat_cents",
+        "recorded_at",
+    ]
     list_select_related = ["round__table"]

@@ -249,3 +249,43 @@ class SettlementLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} #{self.order} seat {self.seat} {self.wager}"
+
+
+class RoundTheo(models.Model):
+    """The player-dealer's theoretical result of a hand (docs/rules.md §13.5), fixed when
+    "no more bets" is called and never edited (a PostgreSQL trigger refuses it: ``wagers``
+    0004).
+
+    Theo is the player-dealer's expected gain from the wagers on the layout (every bettor,
+    seated and backline): each Ante times the base game's house edge (the Ante standing for
+    the Ante, the Blind and the Play to come), each Trips and Bad Beat wager times its own,
+    under the round's frozen options. It is before fees and ignores coverage. The spread is
+    the sum of the wagers' standard deviations, an upper bound on the hand's. Both in cents,
+    to four decimals of a cent (``wagers.rules.theo``). The actual result it is read against
+    is the bank's ``net_cents`` once the hand is settled.
+    """
+
+    round = models.OneToOneField(Round, on_delete=models.PROTECT, related_name="theo")
+    theo_cents = models.DecimalField(max_digits=20, decimal_places=4)
+    std_dev_cents = models.DecimalField(max_digits=20, decimal_places=4)
+    # The wagers on the layout at "no more bets", every bettor, by kind (Blind = Ante).
+    ante_cents = models.BigIntegerField()
+    trips_cents = models.BigIntegerField()
+    bad_beat_cents = models.BigIntegerField()
+    # The house edges used (per unit wagered; the base game per unit of Ante).
+    base_game_edge = models.DecimalField(max_digits=20, decimal_places=12)
+    trips_edge = models.DecimalField(max_digits=20, decimal_places=12)
+    bad_beat_edge = models.DecimalField(  # null: the table offers no Bad Beat
+        max_digits=20, decimal_places=12, null=True, blank=True
+    )
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(std_dev_cents__gte=0), name="theo_spread_not_negative"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} theo {self.theo_cents}"

@@ -9,8 +9,20 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 
-from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, Sum, prefetch_related_objects
+from django.db.models import (
+    Count,
+    DecimalField,
+    F,
+    Max,
+    Prefetch,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    prefetch_related_objects,
+)
 from django.db.models.functions import Coalesce
 
 from cardroom import csvsafe
@@ -29,6 +41,7 @@ from wagers.models import (
     SettlementLine,
     TransactionKind,
 )
+from wagers.rules.theo import Comparison
 
 
 def settlement_lines(round_id: int) -> QuerySet[SettlementLine]:
@@ -104,6 +117,20 @@ def _movements(accounts: QuerySet[Account], since=None, until=None) -> dict[str,
     return totals
 
 
+# A bank's hand compared with its theo (docs/rules.md §13.5): settled, with a theo stored.
+WITH_THEO = Q(net_cents__isnull=False, round__theo__isnull=False)
+_CENTS = DecimalField(max_digits=30, decimal_places=4)
+_CENTS_SQUARED = DecimalField(max_digits=50, decimal_places=8)
+
+
+def _decimal_sum(expression, output_field: DecimalField):
+    return Coalesce(
+        Sum(expression, filter=WITH_THEO, output_field=output_field),
+        Value(Decimal(0), output_field=output_field),
+        output_field=output_field,
+    )
+
+
 def _banking_aggregates() -> dict:
     return {
         "hands_banked": Count("id"),
@@ -111,7 +138,25 @@ def _banking_aggregates() -> dict:
         "total_result": Coalesce(Sum("net_cents"), 0),
         "largest_exposure": Coalesce(Max("amount_cents"), 0),
         "banks_exhausted": Count("id", filter=Q(exhausted=True)),
+        # Theo beside actual: the settled hands with a theo, their theo, their results and
+        # the sum of their squared spreads (``theo_comparison``).
+        "theo_hands": Count("id", filter=WITH_THEO),
+        "theo": _decimal_sum("round__theo__theo_cents", _CENTS),
+        "theo_actual": Coalesce(Sum("net_cents", filter=WITH_THEO), 0),
+        "theo_variance": _decimal_sum(
+            F("round__theo__std_dev_cents") * F("round__theo__std_dev_cents"), _CENTS_SQUARED
+        ),
     }
+
+
+def theo_comparison(figures: dict) -> Comparison:
+    """The theo figures of ``banking_figures`` as a comparison of actual with theo."""
+    return Comparison(
+        hands=figures["theo_hands"],
+        theo=Decimal(figures["theo"]),
+        actual=figures["theo_actual"],
+        variance=Decimal(figures["theo_variance"]),
+    )
 
 
 UNCOVERED = {
@@ -128,7 +173,8 @@ def _round_uncovered() -> dict:
 def banking_figures(banks: QuerySet[PlayerDealerBank], *, group: str | None = None) -> dict:
     """The figures of the banks in ``banks``: hands banked, the total banked, the result,
     the largest bank (the most the player-dealer could lose on one hand), banks exhausted,
-    and the uncovered amounts returned and unpaid in those rounds.
+    the uncovered amounts returned and unpaid in those rounds, and the theo figures of the
+    settled hands with a theo (``theo_comparison``).
 
     All of them, or per ``group`` (a field of the bank, e.g. ``"player"`` or ``"account"``:
     a dict by its value). The banks and their rounds' settlement lines are aggregated
@@ -148,10 +194,14 @@ def banking_figures(banks: QuerySet[PlayerDealerBank], *, group: str | None = No
     return figures
 
 
-def _banking(banks: QuerySet[PlayerDealerBank]) -> dict[str, int]:
-    """The settled hands of ``banks``, as the bankroll shows them."""
+def _banking_and_theo(banks: QuerySet[PlayerDealerBank]) -> tuple[dict[str, int], Comparison]:
+    """The settled hands of ``banks``, as the bankroll shows them, and their theo."""
     figures = banking_figures(banks.filter(net_cents__isnull=False))
-    return {name: figures[name] for name in BANKING_FIGURES}
+    return {name: figures[name] for name in BANKING_FIGURES}, theo_comparison(figures)
+
+
+def _banking(banks: QuerySet[PlayerDealerBank]) -> dict[str, int]:
+    return _banking_and_theo(banks)[0]
 
 
 BANKING_FIGURES = (
@@ -170,6 +220,7 @@ class Bankroll:
     balance: int
     movements: dict[str, int]
     banking: dict[str, int]
+    theo: Comparison  # the settled hands banked that have a theo, beside it
 
 
 def bankroll(player: Player) -> Bankroll:
@@ -178,12 +229,14 @@ def bankroll(player: Player) -> Bankroll:
     balance = accounts.filter(closed_at__isnull=True).aggregate(
         total=Coalesce(Sum("balance_cents"), 0)
     )
+    banking, theo = _banking_and_theo(PlayerDealerBank.objects.filter(player=player))
     return Bankroll(
         player=player,
         is_tppp=hasattr(player, "tppp"),
         balance=balance["total"],
         movements=_movements(accounts),
-        banking=_banking(PlayerDealerBank.objects.filter(player=player)),
+        banking=banking,
+        theo=theo,
     )
 
 
@@ -191,7 +244,7 @@ def banks(player: Player) -> QuerySet[PlayerDealerBank]:
     """Every bank the player posted, newest first, with the round it covered."""
     return (
         PlayerDealerBank.objects.filter(player=player)
-        .select_related("round__table")
+        .select_related("round__table", "round__theo")
         .annotate(**_round_uncovered())
         .order_by("-posted_at")
     )

@@ -1,9 +1,12 @@
+from decimal import Decimal
+
 from django import template
 
 from cardroom import money
 from fees.filing import SQUARE_NAMES
 from tables.models import HandResultChoice
 from tables.rules.counters import one_decimal
+from wagers.rules.theo import std_devs_text
 
 register = template.Library()
 
@@ -12,10 +15,18 @@ SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 
 @register.filter
 def dollars(cents) -> str:
-    """Integer cents as dollars, exactly: 123456 -> $1,234.56 (no float on the way)."""
+    """Integer cents as dollars, exactly: 123456 -> $1,234.56 (no float on the way); a
+    fraction of a cent (a theo, a Decimal) to the nearest cent."""
     if cents is None or cents == "":
         return ""
-    return money.dollars(int(cents))
+    return money.dollars(cents if isinstance(cents, Decimal) else int(cents))
+
+
+@register.filter
+def std_devs(value) -> str:
+    """A difference in standard deviations (docs/rules.md §13.5): ``Decimal("3.2")`` ->
+    ``3.20``; ``""`` for none."""
+    return std_devs_text(value)
 
 
 @register.filter

@@ -7,6 +7,9 @@
 - ``APPENDIX_REQUEST``: the settlement calculator's example request (docs/rules.md §11).
 - ``STANDARD``, ``ACTION``: fee schedules as entered (docs/rules.md §9), for the fee engine's
   tests and for ``tests.builders.fees``.
+- ``expected_theo``, ``four_places``: a layout's theo and spread by the definition of
+  docs/rules.md §13.5 (each wager times its edge, from ``game_math``), and the rounding a
+  stored theo gets, by integer arithmetic.
 """
 
 from __future__ import annotations
@@ -162,3 +165,27 @@ ACTION = [
         "player_dealer_fee_cents": 300,
     },
 ]
+
+
+# --- Theo (docs/rules.md §13.5) ---------------------------------------------------------------
+
+
+def expected_theo(bettors, options) -> tuple[Fraction, Decimal]:
+    """The sum of each wager times its house edge, and of each wager times its standard
+    deviation (the base game per Ante), over ``bettors`` (``Stakes``) under ``options``."""
+    from wagers.rules.gamemath import game_math
+
+    math = game_math(options)
+    theo, spread = Fraction(0), Decimal(0)
+    for s in bettors:
+        theo += s.ante * math.base_game.house_edge + s.trips * math.trips.house_edge
+        spread += s.ante * math.base_game.std_dev + s.trips * math.trips.std_dev
+        if s.bad_beat:
+            theo += s.bad_beat * math.bad_beat.house_edge
+            spread += s.bad_beat * math.bad_beat.std_dev
+    return theo, spread
+
+
+def four_places(value: Fraction | Decimal) -> Decimal:
+    """Half-even to 1/10,000 (of a cent), by integer arithmetic."""
+    return Decimal(round(Fraction(value) * 10_000)).scaleb(-4)  # Fraction: half to even

@@ -4,10 +4,12 @@ minutes."""
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 
-from cardroom.money import amount, dollar_range, dollars, duration
+from cardroom.money import amount, dollar_range, dollars, duration, whole_cents
 
 
 @pytest.mark.parametrize(
@@ -24,6 +26,17 @@ def test_dollars(cents, shown):
 )
 def test_amount_without_the_sign_of_money(cents, shown):
     assert amount(cents) == shown
+
+
+@pytest.mark.parametrize(
+    ("cents", "shown"),
+    [(Decimal("524.3928"), "$5.24"), (Decimal("-1234.5"), "-$12.34"), (Decimal("0.5"), "$0.00"),
+     (Decimal("1.5"), "$0.02"), (Decimal("-0.4"), "$0.00"), (Fraction(-2, 3), "-$0.01")],
+)  # fmt: skip
+def test_a_fraction_of_a_cent_is_shown_to_the_nearest_cent_half_to_even(cents, shown):
+    """A theo (docs/rules.md §13.5) is kept in fractions of a cent: shown to the cent."""
+    assert dollars(cents) == shown
+    assert whole_cents(cents) == round(Fraction(cents))
 
 
 def test_a_range_of_amounts():

@@ -14,7 +14,9 @@ def generate_bytes(report_type: str, **parameters) -> tuple[bytes, services.Gene
     kind = REGISTRY[report_type]
     from datetime import date
 
-    normalised = normalise(report_type, parameters, formats=kind.formats, today=date(2100, 1, 1))
+    normalised = normalise(
+        report_type, parameters, formats=kind.formats, today=date(2100, 1, 1), filters=kind.filters
+    )
     out = io.BytesIO()
     generated = services.generate(report_type, normalised, out)
     return out.getvalue(), generated

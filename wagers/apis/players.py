@@ -31,8 +31,10 @@ class PlayerBankrollApi(APIView):
 
     @extend_schema(
         description=(
-            "Chips the player holds at the tables now, the chips moved in and out, and the "
-            "settled hands banked as player-dealer."
+            "Chips the player holds at the tables now, the chips moved in and out, the "
+            "settled hands banked as player-dealer, and those hands' actual result beside "
+            "their theo (docs/rules.md §13.5): theo, actual, the difference and the "
+            "difference in standard deviations."
         ),
         responses={200: BankrollSerializer, **READ_ERRORS},
     )

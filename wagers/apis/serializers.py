@@ -137,12 +137,47 @@ class BankingSerializer(serializers.Serializer):
     unpaid_uncovered = serializers.IntegerField()
 
 
+class TheoSerializer(serializers.Serializer):
+    """The settled hands the player banked beside their theo (docs/rules.md §13.5): cents,
+    theo to four decimals of a cent."""
+
+    hands = serializers.IntegerField(
+        help_text="settled hands banked with a theo (stored at no more bets)"
+    )
+    theo = serializers.DecimalField(
+        max_digits=30,
+        decimal_places=4,
+        help_text="the player-dealer's theoretical result of those hands: each wager times "
+        "its house edge, before fees, ignoring coverage",
+    )
+    actual = serializers.IntegerField(
+        help_text="the banks' results of the same hands (the settlement net, before fees)"
+    )
+    difference = serializers.DecimalField(
+        max_digits=30, decimal_places=4, help_text="actual minus theo"
+    )
+    std_dev = serializers.DecimalField(
+        max_digits=30,
+        decimal_places=4,
+        help_text="the standard deviation of the hands' result: the square root of the sum "
+        "of each hand's spread squared",
+    )
+    std_devs = serializers.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        allow_null=True,
+        help_text="the difference in standard deviations (difference / std_dev); null "
+        "without a hand",
+    )
+
+
 class BankrollSerializer(serializers.Serializer):
     player = PlayerSummarySerializer()
     is_tppp = serializers.BooleanField()
     balance = serializers.IntegerField(help_text="cents: chips now held at the tables")
     movements = MovementsSerializer()
     banking = BankingSerializer()
+    theo = TheoSerializer()
 
 
 class BankedRoundSerializer(serializers.Serializer):

@@ -3,8 +3,9 @@
  * <script type="application/json" id="bankroll-series"> (console.selectors.bankroll_chart).
  * Money arrives in integer cents and is shown in dollars; times are drawn in the cardroom's
  * time zone, whatever the browser's. Two views: the result added up hand by hand on a time
- * axis, and each gaming day's result as a bar. No inline script or style anywhere
- * (Content-Security-Policy). */
+ * axis, beside the theo of the same hands and the band of two standard deviations around
+ * it (docs/rules.md §13.5), and each gaming day's result as a bar. No inline script or
+ * style anywhere (Content-Security-Policy). */
 (function () {
   "use strict";
 
@@ -12,6 +13,9 @@
   const GAIN = "#2e7d32";
   const LOSS = "#a01818";
   const INK = "#1c1c1c";
+  const THEO = "#1f5fa8";
+  const BAND = "rgba(31, 95, 168, 0.14)";
+  const BAND_EDGE = "rgba(31, 95, 168, 0.45)";
 
   function dollars(cents, signed) {
     if (cents == null) return "–";
@@ -68,6 +72,7 @@
 
   function handsChart(data, width) {
     const hands = data.hands;
+    const theo = data.theo;
     const zone = data.timezone;
     const local = (seconds) => uPlot.tzDate(new Date(seconds * 1000), zone);
     const when = uPlot.fmtDate("{WWW} {MMM} {D}, {h}:{mm}{aa}");
@@ -84,7 +89,7 @@
               i == null ? "–" : when(local(seconds)) + " · " + hands.hand[i],
           },
           {
-            label: "Result so far",
+            label: "Actual result so far",
             scale: "$",
             stroke: FELT,
             width: 2,
@@ -100,14 +105,49 @@
             stroke: "#777",
             paths: () => null,
             points: { show: false, size: 0, width: 0 }, // no dot under the pointer either
-            value: (u, cents) => dollars(cents, true),
+            value: (u, cents, s, i) =>
+              i == null || theo.hand[i] == null
+                ? dollars(cents, true)
+                : dollars(cents, true) + " (theo " + dollars(theo.hand[i], true) + ")",
+          },
+          {
+            // What the house edges give on the same wagers, added up: the result expected.
+            label: "Theo so far",
+            scale: "$",
+            stroke: THEO,
+            width: 2, // solid: the dashed line is $0
+            paths: uPlot.paths.stepped({ align: 1 }),
+            points: { show: false },
+            value: (u, cents) => dollars(cents),
+          },
+          {
+            // The band's upper edge; its legend row reads the whole range.
+            label: "Usual range (theo ± 2 standard deviations)",
+            scale: "$",
+            stroke: BAND_EDGE,
+            width: 1,
+            paths: uPlot.paths.stepped({ align: 1 }),
+            points: { show: false, size: 0, width: 0 }, // the edge has no dot under the pointer
+            value: (u, cents, s, i) =>
+              i == null ? "–" : dollars(theo.low[i]) + " to " + dollars(theo.high[i]),
+          },
+          {
+            label: "Usual range, low",
+            class: "legend-hidden", // read in the row above
+            scale: "$",
+            stroke: BAND_EDGE,
+            width: 1,
+            paths: uPlot.paths.stepped({ align: 1 }),
+            points: { show: false, size: 0, width: 0 }, // the edge has no dot under the pointer
+            value: (u, cents) => dollars(cents),
           },
         ],
+        bands: [{ series: [4, 5], fill: BAND }],
         axes: [{ font: AXIS_FONT, size: 56, space: 80, grid: { stroke: "#e4e4e4" } }, moneyAxis],
         cursor: cursor,
         hooks: { drawAxes: [zeroLine] },
       },
-      data: [hands.time, hands.result, hands.net],
+      data: [hands.time, hands.result, hands.net, theo.expected, theo.high, theo.low],
     };
   }
 

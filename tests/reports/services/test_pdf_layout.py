@@ -135,11 +135,13 @@ TIME_LIKE = ("_at", "time", "_opened", "_closed")
 NUMBERS = {
     "hands_dealt", "hands_voided", "waivers", "counts", "round", "seat", "version", "rate",
     "fee_lines", "game", "hand", "consecutive", "hands_checked", "violations", "buy_ins",
-    "cash_outs", "transaction", "hands_banked", "banks_exhausted",
+    "cash_outs", "transaction", "hands_banked", "banks_exhausted", "hands_with_theo",
+    "player_dealers", "player_dealers_checked", "beyond_threshold",
 }  # fmt: skip
 FLAGS = {"tppp", "bank_exhausted"}
 TEXTS = {"reason", "detail", "note", "over", "hands"}
-WORDS = {"shift": "graveyard", "payer": "player_dealer", "square": "bad_beat"}
+WORDS = {"shift": "graveyard", "payer": "player_dealer", "square": "bad_beat",
+         "window": "seven_gaming_days", "std_devs_from_theo": "-99.99"}  # fmt: skip
 
 
 def widest(column: str, row: int):
@@ -149,7 +151,7 @@ def widest(column: str, row: int):
         return WIDEST_AMOUNT
     if column.endswith(TIME_LIKE):
         return WIDEST_TIME
-    if column == "gaming_day":
+    if column in ("gaming_day", "from_day", "to_day"):
         return date(2026, 11, 20)
     if column in NUMBERS:
         return 987_654_321 if column == "transaction" else 99_999
@@ -230,3 +232,35 @@ def test_the_fee_filing_fits_and_shows_local_times(clock, staff):
     assert "+00:00" not in text and "T17:00" not in text
     csv_text = generate_bytes("fee_filing", gaming_day=DAY, format="csv")[0].decode()
     assert "2026-11-20T09:00:00-08:00" in csv_text and "+00:00" not in csv_text
+
+
+def test_the_fee_filings_math_sheets_fit_a_page_each(clock, staff):
+    """The math sheet's page per table (reports/math_sheet.py), at its widest: a long name, a
+    custom Trips table paying up to 100,000 to 1 with odds of three decimals, the largest
+    posted Bad Beat; and a table offering no Bad Beat. One page each, nothing off it."""
+    from tables.services import floor
+
+    clock.set(at("2026-11-20T09:00:00"))
+    custom = {
+        "royal_flush": 100_000, "straight_flush": 12_345, "four_of_a_kind": "1234.125",
+        "full_house": 99, "flush": "7.5", "straight": 5, "three_of_a_kind": 3,
+    }  # fmt: skip
+    floor.create_table(
+        name="High Limit Ultimate Texas Hold'em 7 (Salon Privé)",
+        by=staff.supervisor,
+        options={"trips_paytable": custom, "bad_beat_paytable": "option-1"},
+    )
+    floor.create_table(
+        name="MATH-PLAIN", by=staff.supervisor,
+        options={"bad_beat_paytable": None, "preflop_multiples": [3]},
+    )  # fmt: skip
+    pdf = generate_bytes("fee_filing", gaming_day=DAY, format="pdf")[0]
+    text = assert_fits(pdf, "fee_filing-math")
+    _, pages = pages_of(pdf, "fee_filing-math")
+    titles = [" ".join(t for *_, t in words[:4]) for words in pages]
+    assert titles[1:] == [
+        "Game math · High",
+        "Game math · MATH-PLAIN",
+    ], titles  # the filing's page, then one page per table by name
+    assert "100,000 to 1" in text and "9,873 to 8" in text and "15 to 2" in text
+    assert "custom (given in full)" in text and "not offered" in text
