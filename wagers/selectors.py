@@ -28,6 +28,7 @@ from django.db.models.functions import Coalesce
 from cardroom import csvsafe
 from cardroom.errors import State, StateError
 from cardroom.filtering import filter_queryset
+from tables import options as table_options
 from tables.models import HandDecision, Player, Round, Seating
 from tables.rules.decisions import Action
 from wagers.filters import AccountFilter
@@ -41,7 +42,9 @@ from wagers.models import (
     SettlementLine,
     TransactionKind,
 )
+from wagers.rules.layout import Exposure, exposure
 from wagers.rules.theo import Comparison
+from wagers.rules.wagers import Stakes
 
 
 def settlement_lines(round_id: int) -> QuerySet[SettlementLine]:
@@ -364,6 +367,33 @@ def round_money(round_: Round) -> Round:
         Prefetch("hands__bets", queryset=Bet.objects.select_related("player").order_by("bettor")),
     )
     return round_
+
+
+def layout_exposure(round_: Round | None) -> Exposure | None:
+    """The action on the layout against the bank while wagers are taken (None otherwise, and
+    before the bank is posted): the most the bank can lose on this layout and what of it could
+    go uncovered, from every bettor's opening wagers, seated and backline, under the options
+    frozen into the round (``wagers.rules.layout.exposure``). Reads the round's prefetched
+    bank and bets (``round_money``)."""
+    if round_ is None or round_.state != State.WAGERING:
+        return None
+    bank = getattr(round_, "bank", None)
+    if not bank:
+        return None
+    layout = {
+        hand.seat: [
+            Stakes(
+                ante=bet.ante_cents,
+                blind=bet.blind_cents,
+                trips=bet.trips_cents,
+                bad_beat=bet.bad_beat_cents,
+            )
+            for bet in hand.bets.all()
+        ]
+        for hand in round_.hands.all()
+    }
+    options = table_options.game_options(round_.options)
+    return exposure(bank.amount_cents, round_.player_dealer_seat, layout, options=options)
 
 
 def account_list(*, filters=None) -> QuerySet[Account]:

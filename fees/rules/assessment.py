@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from cardroom.money import dollars
+
 from .schedule import Basis, Schedule
 
 TABLE_ACTION = "table_action"
@@ -89,7 +91,7 @@ def assess(
                 continue
             rate = schedule.player_rate(amount)
             if rate is None:  # validation makes the ranges cover the table limits
-                raise ValueError(f"no collection rate for a wager of {amount} cents")
+                raise ValueError(f"no collection rate for a wager of {dollars(amount)}")
             if rate.player_fee:
                 lines.append(
                     FeeLine(
@@ -120,7 +122,7 @@ def assess(
     if schedule.basis is Basis.TOTAL_TABLE_ACTION and action:
         rate = schedule.action_rate(action)
         if rate is None:
-            raise ValueError(f"no collection rate for a table action of {action} cents")
+            raise ValueError(f"no collection rate for a table action of {dollars(action)}")
         if rate.player_dealer_fee:
             lines.append(
                 FeeLine(

@@ -127,7 +127,9 @@ def _span(low, high, field: str, *, open_ended: bool = False) -> Span:
     hi = _cents(high, f"{field}_to_cents", allow_none=open_ended)
     if hi is not None and hi < lo:
         raise RuleError(
-            f"the {field} range {lo}-{hi} ends before it starts", rule=Rule.FEE_RANGES, field=field
+            f"the {field} range {dollar_range(lo, hi)} ends before it starts",
+            rule=Rule.FEE_RANGES,
+            field=field,
         )
     return Span(lo, hi)
 
@@ -138,8 +140,8 @@ def _contiguous(spans: Sequence[tuple[int, Span]], what: str, field: str) -> Non
     for (_, before), (index, after) in pairwise(ordered):
         if before.high is None or after.low <= before.high:
             raise RuleError(
-                f"{what} ranges overlap: {before.low}-{before.high or 'up'} and "
-                f"{after.low}-{after.high or 'up'}",
+                f"{what} ranges overlap: {dollar_range(before.low, before.high)} and "
+                f"{dollar_range(after.low, after.high)}",
                 rule=Rule.FEE_RANGES,
                 field=f"rates[{index}].{field}",
             )

@@ -101,7 +101,7 @@ def test_unseat_an_empty_seat(as_user, card_table):
 @pytest.mark.parametrize(
     ("action", "amount", "text"),
     [
-        ("buy_in", "0.50", "multiple of the table&#x27;s 100-cent chip"),
+        ("buy_in", "0.50", "the amount of $0.50 is not in whole chips of $1.00"),
         ("buy_in", "0", "positive whole number of cents"),
         ("buy_in", "-5", "greater than or equal to 0"),
         ("buy_in", "1.005", "no more than 2 decimal places"),

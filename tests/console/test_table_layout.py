@@ -122,28 +122,41 @@ def test_before_no_more_bets_the_action_against_the_bank_in_dollars(as_user, car
         card_table,
         pd_seat=2,
         bank=1_000,
-        wagers=[Wager(1, 1_000), Wager(3, 500)],
+        wagers=[Wager(1, 1_000, trips=500, bad_beat=500), Wager(3, 500)],
         until=State.WAGERING,
     )
     response = page_of(as_user("dealer"), card_table.table)
     assert response.status_code == 200
     body = response.content.decode()
     assert 'data-next="wagers"' in body
-    # Owed at even money with 4x Plays: seat 3 ($5 + $20), then seat 1 ($10 + $40) = $75.
-    assert "$75.00 is owed; the bank of $10.00 pays at most" in body
+    # Every hand at its best (UTH-01 Trips, Bad Beat option 1, 4x Plays), in settlement order
+    # from the player-dealer's left: seat 3 ($5 + $20 + $2,500 on the Blind) = $2,525, then
+    # seat 1 ($10 + $40 + $5,000 + Trips $250 + Bad Beat $50,000) = $55,300.
+    assert "the most the bank can lose on this layout is" in body
+    assert re.search(r'id="exposure-most">\$57,825\.00<', body)
+    assert "the bank of $10.00 pays at most" in body
     assert re.search(r'id="exposure-paid">\$10\.00<', body)
-    assert re.search(r'id="exposure-uncovered">\$65\.00 could go uncovered<', body)
-    assert "(3 of 4 wagers)" in body
+    assert re.search(r'id="exposure-uncovered">\$57,815\.00 could go uncovered<', body)
+    # Seat 3's Ante is paid, its Play in part; everything after goes unpaid.
+    assert "(7 of 8 wagers, in settlement order)" in body
 
 
 def test_the_exposure_follows_the_settlement_order_and_coverage_rule():
-    # Seats clockwise from the player-dealer's left (seat 4): 5, then 1.
+    # Seats clockwise from the player-dealer's left (seat 4): 5 (and its backline), then 1.
     found = exposure(3_000, 4, {1: [1_000], 5: [500, 200]}, 4)
-    assert found.owed == 5 * 500 + 5 * 200 + 5 * 1_000
+    # Each bettor: Ante + 4x Play at even money + the Blind at 500 to 1.
+    assert found.owed == 505 * 500 + 505 * 200 + 505 * 1_000
+    assert [(w.seat, w.bettor, w.amount) for w in found.largest_wins] == [
+        (5, 0, 505 * 500),
+        (5, 1, 505 * 200),
+        (1, 0, 505 * 1_000),
+    ]
     assert found.paid == 3_000 and found.uncovered == found.owed - 3_000
-    assert found.wagers == 6 and found.uncovered_wagers == 3  # seat 5's backline Play on
-    covered = exposure(100_000, 4, {1: [1_000]}, 3)
-    assert covered.paid == covered.owed == 4_000 and covered.uncovered == 0
+    # Seat 5's Ante ($5) and Play ($20) are paid, its Blind ($2,500) in part: the rest goes
+    # unpaid, the backline's and seat 1's three wagers each.
+    assert found.wagers == 9 and found.uncovered_wagers == 7
+    covered = exposure(1_000_000, 4, {1: [1_000]}, 3)
+    assert covered.paid == covered.owed == 504 * 1_000 and covered.uncovered == 0
 
 
 def test_play_shortfall_names_the_first_bettor_short():

@@ -119,7 +119,7 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
     post(page, "#bet-form", "Place wagers")
     expect(page.locator("#refusal")).to_contain_text("must be equal")
     expect(page.locator("#refusal")).to_contain_text(
-        "Ante (1000) and Blind (500) must be equal (rule: Ante and Blind, docs/rules.md §4.1)"
+        "Ante ($10.00) and Blind ($5.00) must be equal (rule: Ante and Blind, docs/rules.md §4.1)"
     )
     shoot(page, "05-wager-refused")
     for seat in (1, 3, 4):

@@ -3,20 +3,35 @@
 - A Play is the Ante times the multiple, taken from the bettor's chips at the table: the
   seated player's and each backline bettor's (who plays the seat's multiple of their own
   Ante). A multiple any of them cannot cover is refused (rule wagers.chips_in_front).
-- The action against the bank: if every hand on the layout beats a qualifying
-  player-dealer with its largest Play (Ante and Play even money; Blind, Trips and Bad Beat
-  neither paid nor taken), the bank pays in settlement order until it is exhausted
-  (``apply_coverage``); what it cannot pay goes unpaid, uncovered.
+- The action against the bank (``exposure``): the most the bank can lose on this layout is
+  every bettor's largest possible win, added up. A bettor wins the most when its hand is a
+  Royal Flush beating the player-dealer's qualifying Straight Flush: the Ante at even money,
+  the largest Play (the Ante times the largest pre-flop multiple) at even money, the Blind at
+  its best pay (500 to 1), the Trips at the top odds of its pay table and, if the bettor made
+  one and the table offers it, the Bad Beat at the top odds of its pay table (the beaten hand
+  is the player-dealer's). Each payout is rounded down to the chip, as settlement rounds it
+  (docs/rules.md §6.3). The bank covers every one of these wagers (§7.2); a backline bettor
+  counts like the seated player, on the seat's hand, with its own Ante, Blind and Trips (no
+  Bad Beat, §4.7). Seats share the board, so not every hand can win at its best at once:
+  the figure is an upper bound that no deal reaches beyond, and for one seat with the named
+  pay tables it is reached.
+- With the bank W, those wins are paid in settlement order (``settlement_order``,
+  ``apply_coverage``): the bank pays until it is exhausted, and what it cannot pay goes
+  unpaid, uncovered (§7.3). Nothing else the cards can do leaves more unpaid.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import NamedTuple
+
+from tables.rules.options import GameOptions
+from tables.rules.paytables import PayTable, payout
 
 from .resolution import Outcome, Resolution
 from .settlement import apply_coverage, settlement_order
-from .wagers import WagerKind
+from .wagers import Stakes, WagerKind
 
 
 def play_stake(ante: int, multiple: int) -> int:
@@ -46,37 +61,96 @@ def play_shortfall(bettors: Sequence[Bettor], multiple: int) -> Bettor | None:
     return None
 
 
+class LargestWin(NamedTuple):
+    """One bettor's largest possible win on the layout (cents)."""
+
+    seat: int
+    bettor: int  # 0: the seated player; 1, 2, ...: the backline bettors, as they stand
+    amount: int
+
+
 class Exposure(NamedTuple):
-    """The bank against the layout if every hand wins at even money with its largest Play."""
+    """The action on the layout against the bank: the most the bank can lose on this layout,
+    and what of it this bank could not pay (cents)."""
 
     bank: int
-    owed: int  # what the winning wagers would be owed in all
-    paid: int  # what the bank would pay: never more than the bank (rule §7.2)
-    uncovered: int  # what would go unpaid, uncovered
+    owed: int  # the most the bank can lose on this layout: every bettor's largest win, added
+    paid: int  # what this bank would pay of it: never more than the bank (§7.3)
+    uncovered: int  # what could go unpaid, uncovered: owed - paid
     wagers: int  # winning wagers counted
-    uncovered_wagers: int  # of which some part would go unpaid
+    uncovered_wagers: int  # of which some part would go unpaid, in settlement order
+    largest_wins: tuple[LargestWin, ...] = ()  # per bettor, in settlement order
+
+
+def _top_odds(table: PayTable) -> Fraction:
+    return max(odds for _, odds in table.odds)
+
+
+def _at_best(kind: WagerKind, stake: int, table: PayTable, chip_unit: int) -> Resolution:
+    amount, rounded_off = payout(stake, _top_odds(table), chip_unit)
+    return Resolution(kind, stake, Outcome.WIN, amount, rounded_off)
+
+
+def best_case(
+    stakes: Stakes, largest_multiple: int, options: GameOptions
+) -> dict[WagerKind, Resolution]:
+    """Each wager of one bettor, won at its best (see the module's docstring): the Play is
+    the Ante times ``largest_multiple`` (a Play already on the layout is not consulted); a
+    Bad Beat at a table that offers none can only lose, and is left out."""
+    won: dict[WagerKind, Resolution] = {}
+    if stakes.ante:
+        play = play_stake(stakes.ante, largest_multiple)
+        won[WagerKind.ANTE] = Resolution(WagerKind.ANTE, stakes.ante, Outcome.WIN, stakes.ante)
+        won[WagerKind.PLAY] = Resolution(WagerKind.PLAY, play, Outcome.WIN, play)
+    chip = options.chip_unit
+    if stakes.blind:
+        won[WagerKind.BLIND] = _at_best(WagerKind.BLIND, stakes.blind, options.blind_paytable, chip)
+    if stakes.trips:
+        won[WagerKind.TRIPS] = _at_best(WagerKind.TRIPS, stakes.trips, options.trips_paytable, chip)
+    if stakes.bad_beat and options.bad_beat_paytable is not None:
+        won[WagerKind.BAD_BEAT] = _at_best(
+            WagerKind.BAD_BEAT, stakes.bad_beat, options.bad_beat_paytable, chip
+        )
+    return won
+
+
+def largest_win(stakes: Stakes, largest_multiple: int, options: GameOptions) -> int:
+    """The most one bettor can win on the hand (cents): every wager at its best."""
+    return sum(won.payout for won in best_case(stakes, largest_multiple, options).values())
+
+
+def _as_stakes(wager: int | Stakes) -> Stakes:
+    """A bettor on the layout: its Stakes, or an Ante alone (its Blind equal, no Trips)."""
+    return wager if isinstance(wager, Stakes) else Stakes(ante=wager, blind=wager)
 
 
 def exposure(
     bank: int,
     player_dealer_seat: int,
-    antes: Mapping[int, Iterable[int]],
-    largest_multiple: int,
+    layout: Mapping[int, Iterable[int | Stakes]],
+    largest_multiple: int | None = None,
+    options: GameOptions | None = None,
 ) -> Exposure:
-    """``antes[seat]`` lists the seat's bettors' Antes (the seated player first). Reuses the
-    settlement order and the coverage rule, so the figures are what settlement would do."""
-    resolutions = {}
-    for seat, seat_antes in antes.items():
-        bettors = []
-        for ante in seat_antes:
-            won = {}
-            if ante:
-                play = play_stake(ante, largest_multiple)
-                won[WagerKind.ANTE] = Resolution(WagerKind.ANTE, ante, Outcome.WIN, ante)
-                won[WagerKind.PLAY] = Resolution(WagerKind.PLAY, play, Outcome.WIN, play)
-            bettors.append(won)
-        resolutions[seat] = bettors
+    """The action on the layout against a bank of ``bank`` cents (see the module's docstring).
+
+    ``layout[seat]`` lists the seat's bettors, the seated player first, each as its Stakes
+    (the opening wagers: Ante, Blind, Trips, Bad Beat) or as an Ante alone.
+    ``largest_multiple`` defaults to the largest pre-flop multiple ``options`` allow; the
+    options default to the rules' (UTH-01 Trips, Bad Beat option 1, a 1-cent chip). Reuses
+    the settlement order and the coverage rule, so the figures are what settlement would do.
+    """
+    options = options if options is not None else GameOptions()
+    if largest_multiple is None:
+        largest_multiple = max(options.allowed_preflop_multiples)
+    resolutions = {
+        seat: [best_case(_as_stakes(w), largest_multiple, options) for w in wagers]
+        for seat, wagers in layout.items()
+    }
     lines = apply_coverage(bank, settlement_order(player_dealer_seat, resolutions, ())).lines
+    wins: dict[tuple[int, int], int] = {}
+    for line in lines:
+        key = (line.seat, line.bettor)
+        wins[key] = wins.get(key, 0) + line.paid + line.unpaid_uncovered
     return Exposure(
         bank=bank,
         owed=sum(line.paid + line.unpaid_uncovered for line in lines),
@@ -84,4 +158,5 @@ def exposure(
         uncovered=sum(line.unpaid_uncovered for line in lines),
         wagers=len(lines),
         uncovered_wagers=sum(1 for line in lines if line.unpaid_uncovered),
+        largest_wins=tuple(LargestWin(seat, bettor, won) for (seat, bettor), won in wins.items()),
     )

@@ -83,7 +83,7 @@ def validate_opening_wagers(
             )
     if stakes.ante != stakes.blind:
         raise RuleError(
-            f"Ante ({stakes.ante}) and Blind ({stakes.blind}) must be equal",
+            f"Ante ({dollars(stakes.ante)}) and Blind ({dollars(stakes.blind)}) must be equal",
             rule=Rule.ANTE_BLIND,
             field="blind",
         )
@@ -119,7 +119,7 @@ def validate_play_amount(stakes: Stakes, options: GameOptions, *, folded: bool) 
         allowed = ", ".join(f"{m}x" for m in sorted(multiples, reverse=True)[:-1])
         allowed += f" or {min(multiples)}x"
         raise RuleError(
-            f"Play of {stakes.play} is not {allowed} the Ante of {stakes.ante}",
+            f"Play of {dollars(stakes.play)} is not {allowed} the Ante of {dollars(stakes.ante)}",
             rule=Rule.DECISIONS,
             field="play",
         )
@@ -131,8 +131,8 @@ def validate_backline_play(backline: Stakes, seat: Stakes) -> None:
     expected = backline.ante * multiple
     if backline.play != expected:
         raise RuleError(
-            f"backline Play must be {multiple}x its own Ante ({expected}), like the seat's, "
-            f"not {backline.play}",
+            f"backline Play must be {dollars(expected)}, {multiple}x its own Ante like the "
+            f"seat's, not {dollars(backline.play)}",
             rule=Rule.BACKLINE,
             field="play",
         )

@@ -6,6 +6,7 @@ from django.db import transaction
 
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
+from cardroom.money import dollars
 from tables.guards import require_table_open
 from tables.models import Player, Table
 from tables.selectors import active_round
@@ -41,7 +42,8 @@ def _amount(amount: int, table) -> int:
         )
     if amount % table.chip_unit_cents:
         raise RuleError(
-            f"the amount must be a multiple of the table's {table.chip_unit_cents}-cent chip",
+            f"the amount of {dollars(amount)} is not in whole chips of "
+            f"{dollars(table.chip_unit_cents)}",
             rule=Rule.CHIP_AMOUNT,
             field="amount",
         )
@@ -110,7 +112,8 @@ def _take_chips(
         amount = _amount(amount, table)
         if amount > account.balance_cents:
             raise RuleError(
-                f"{player.name} has {account.balance_cents} cents at {table}, not {amount}",
+                f"{player.name} has {dollars(account.balance_cents)} in chips at {table}, "
+                f"not {dollars(amount)}",
                 rule=Rule.CHIPS_IN_FRONT,
                 field="amount",
             )

@@ -91,7 +91,7 @@ def test_readers_cannot_write_and_strangers_cannot_read(
             version_body(rates=[dict(STANDARD[0], wager_to_cents=3_000), *STANDARD[1:]]),
             "rates[1].wager",
             Rule.FEE_RANGES,
-            "player wager ranges overlap: 500-3000 and 2501-10000",
+            "player wager ranges overlap: $5.00 - $30.00 and $25.01 - $100.00",
         ),
         (
             version_body(rates=[dict(STANDARD[0], wager_to_cents=2_000), *STANDARD[1:]]),

@@ -200,7 +200,7 @@ def test_a_seated_player_without_chips_cannot_wager(as_dealer, on_floor, table):
         (
             {"ante": 500, "blind": 1000},
             "blind",
-            "Ante (500) and Blind (1000) must be equal",
+            "Ante ($5.00) and Blind ($10.00) must be equal",
             Rule.ANTE_BLIND,
         ),
         ({"ante": 0, "blind": 0}, "ante", "Ante and Blind are both required", Rule.ANTE_BLIND),
@@ -451,7 +451,7 @@ def test_buy_in(as_dealer, on_floor):
         (
             {"amount": 150},
             "amount",
-            "the amount must be a multiple of the table's",
+            "the amount of $1.50 is not in whole chips of $1.00",
             Rule.CHIP_AMOUNT,
         ),
     ],
@@ -544,7 +544,7 @@ def test_cash_out_errors(as_dealer, on_floor):
     body = {"player": player.pk, "amount": 5100, "currency": True}
     response = as_dealer.post(chips_url(table, "cash-out"), body, format="json")
     message = broken(response, "amount", Rule.CHIPS_IN_FRONT)
-    assert message == f"{player.name} has 5000 cents at {table}, not 5100"
+    assert message == f"{player.name} has $50.00 in chips at {table}, not $51.00"
     tppp = TPPPRegistrationFactory().player
     on_floor.bring_chips(table, tppp, 5000)
     body = {"player": tppp.pk, "currency": True}
