@@ -15,6 +15,9 @@ from cardroom.forms import InstantField, IntegerField, ModelChoiceField, id_fiel
 from cardroom.money import dollars
 from fees.rules.schedule import MAX_RATES
 from tables.models import SEAT_NUMBERS, DealMode, IdType, Player, Table
+from tables.options import EDITABLE_OPTIONS, OPTION_LABELS
+from tables.rules.decisions import PERMITTED_PREFLOP_MULTIPLES
+from tables.rules.paytables import BAD_BEAT_PAYTABLES, TRIPS_PAYTABLES
 from tables.rules.seats import seat_label
 from wagers.rules.wagers import OPENING_SQUARES
 from wagers.services.leaving import Chips
@@ -135,13 +138,18 @@ class SeatForm(forms.Form):
         self.fields["player"].label_from_instance = lambda p: f"{p.name} ({p.player_number})"
 
 
+def _label(option: str, unit: str = "") -> str:
+    """An option's label on a form: its name on the sheet (``tables.options.OPTION_LABELS``)."""
+    return f"{OPTION_LABELS[option].label}{unit}"
+
+
 class TableOptionsForm(forms.Form):
     """The first lines of a table's options sheet (docs/rules.md §3.4), money in dollars."""
 
-    minimum_cents = MoneyField(label="Minimum ($)", initial=Decimal("5"))
-    maximum_cents = MoneyField(label="Maximum ($)", initial=Decimal("500"))
-    chip_unit_cents = MoneyField(label="Chip ($)", initial=Decimal("1"))
-    deal_mode = forms.ChoiceField(choices=DealMode.choices, label="Deal")
+    minimum_cents = MoneyField(label=_label("minimum_cents", " ($)"), initial=Decimal("5"))
+    maximum_cents = MoneyField(label=_label("maximum_cents", " ($)"), initial=Decimal("500"))
+    chip_unit_cents = MoneyField(label=_label("chip_unit_cents", " ($)"), initial=Decimal("1"))
+    deal_mode = forms.ChoiceField(choices=DealMode.choices, label=_label("deal_mode"))
 
     OPTIONS = ("minimum_cents", "maximum_cents", "chip_unit_cents", "deal_mode")
 
@@ -160,34 +168,160 @@ def _in_dollars(cents: int) -> Decimal:
     return (Decimal(cents) / 100).quantize(Decimal("0.01"))
 
 
+# A pay table the API set in full (odds by category): the form offers to keep it, never to
+# type one (the API takes them: docs/rules.md §12, `PATCH /api/tables/{id}/`).
+IN_FULL = "in-full"
+NO_BAD_BEAT = ""  # the Bad Beat pay table "none": no Bad Beat wager at the table
+
+
+def _paytable_choices(named: dict, value, *, none: str | None = None) -> list[tuple[str, str]]:
+    """The named pay tables the rules know, each with its odds from the top hand down ("UTH-01
+    · 50/40/30/9/7/4/3"); then "none" where the table may have none, and the table in force
+    when it was given in full (kept unless another is chosen)."""
+
+    def odds(table) -> str:
+        return "/".join(
+            f"{o.numerator:,}" if o.denominator == 1 else f"{o.numerator}/{o.denominator}"
+            for _, o in table.odds
+        )
+
+    choices = [(name, f"{name} · {odds(table)}") for name, table in named.items()]
+    if none is not None:
+        choices.append((NO_BAD_BEAT, none))
+    if isinstance(value, dict):
+        choices.append((IN_FULL, "Custom, given in full through the API (kept)"))
+    return choices
+
+
+def _count(option: str, unit: str = "", **kwargs) -> IntegerField:
+    """A whole number of the sheet (hands, players, minutes), parsed as the API parses it: its
+    range is the rule's, checked by the service, which names the rule."""
+    return IntegerField(max_value=bounds.COUNT_MAX, label=_label(option, unit), **kwargs)
+
+
+def _choice(value) -> str:
+    """A pay table's value as its select holds it."""
+    if value is None:
+        return NO_BAD_BEAT
+    return IN_FULL if isinstance(value, dict) else value
+
+
 class OptionsSheetForm(TableOptionsForm):
-    """A table's options sheet changed between rounds: the create form's options, filled
-    with the table's. Each field also carries the value the page showed (a hidden initial),
-    so ``changes`` holds only what the supervisor changed, never a value someone else
-    changed meanwhile put back."""
+    """A table's whole options sheet (docs/rules.md §3.4, §12), changed between rounds: the
+    create form's options and the rest of the sheet, filled with the table's. Each field also
+    carries the value the page showed (a hidden initial), so ``changes`` holds only what the
+    supervisor changed, never a value someone else changed meanwhile put back.
+
+    The form parses; the floor's service judges every value (the API's rules and words). The
+    choices offered are the rules' own: the pre-flop multiples, the named pay tables, the
+    rotation limits' ranges."""
+
+    preflop_multiples = forms.TypedMultipleChoiceField(
+        choices=[(m, f"{m}x") for m in sorted(PERMITTED_PREFLOP_MULTIPLES)],
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=_label("preflop_multiples"),
+    )
+    trips_paytable = forms.CharField(
+        max_length=64, required=False, widget=forms.Select, label=_label("trips_paytable")
+    )
+    bad_beat_paytable = forms.CharField(
+        max_length=64, required=False, widget=forms.Select, label=_label("bad_beat_paytable")
+    )
+    backline_allowed = forms.BooleanField(required=False, label=_label("backline_allowed"))
+    max_consecutive_hands = _count(
+        "max_consecutive_hands", required=False, widget=forms.Select(choices=[(1, "1"), (2, "2")])
+    )
+    offer_every_hand = forms.BooleanField(required=False, label=_label("offer_every_hand"))
+    max_tppp_per_table = _count(
+        "max_tppp_per_table",
+        required=False,
+        widget=forms.Select(
+            choices=[("", "No limit"), (0, "0: no TPPP"), *[(n, str(n)) for n in range(1, 7)]]
+        ),
+    )
+    tppp_may_bank_twice_in_a_row = forms.BooleanField(
+        required=False, label=_label("tppp_may_bank_twice_in_a_row")
+    )
+    rotation_window_minutes = _count(
+        "rotation_window_minutes",
+        " (minutes)",
+        required=False,
+        widget=forms.NumberInput(attrs={"min": "1", "step": "1", "inputmode": "numeric"}),
+    )
+    rotation_window_off = forms.BooleanField(required=False, label="Off")
+    min_non_tppp_dealers_in_window = _count(
+        "min_non_tppp_dealers_in_window",
+        required=False,
+        widget=forms.Select(choices=[(n, str(n)) for n in range(1, 6)]),
+    )
+
+    OPTIONS = EDITABLE_OPTIONS
+    MONEY = ("minimum_cents", "maximum_cents", "chip_unit_cents")
+    # The window typed while it is off, for the supervisor who turns it on: the table's default.
+    DEFAULT_WINDOW = Table._meta.get_field("rotation_window_minutes").default
 
     def __init__(self, *args, table: Table, **kwargs):
-        kwargs.setdefault(
-            "initial",
-            {
-                **{name: _in_dollars(getattr(table, name)) for name in self.OPTIONS[:3]},
-                "deal_mode": table.deal_mode,
-            },
-        )
+        kwargs.setdefault("initial", self.shown(table))
         super().__init__(*args, **kwargs)
         self.table = table
-        for name in self.OPTIONS:
+        for name in (*self.OPTIONS, "rotation_window_off"):
             self.fields[name].show_hidden_initial = True
-        for name in self.OPTIONS[:3]:
+        for name in self.MONEY:
             self.fields[name].widget.attrs["inputmode"] = "decimal"
+        trips, bad_beat = table.trips_paytable, table.bad_beat_paytable
+        self.fields["trips_paytable"].widget.choices = _paytable_choices(TRIPS_PAYTABLES, trips)
+        self.fields["bad_beat_paytable"].widget.choices = _paytable_choices(
+            BAD_BEAT_PAYTABLES, bad_beat, none="None: no Bad Beat wager"
+        )
+
+    @classmethod
+    def shown(cls, table: Table) -> dict:
+        """The sheet as the form shows it: dollars, pay tables by name, the window's switch."""
+        values = {name: getattr(table, name) for name in cls.OPTIONS}
+        values.update({name: _in_dollars(values[name]) for name in cls.MONEY})
+        values["trips_paytable"] = _choice(table.trips_paytable)
+        values["bad_beat_paytable"] = _choice(table.bad_beat_paytable)
+        window = table.rotation_window_minutes
+        values["rotation_window_off"] = window is None
+        values["rotation_window_minutes"] = cls.DEFAULT_WINDOW if window is None else window
+        return values
+
+    def clean(self):
+        data = super().clean()
+        minutes, off = "rotation_window_minutes", "rotation_window_off"
+        turned_on = self._changed(minutes) and not data.get(off)
+        if turned_on and data.get(minutes) is None and minutes not in self.errors:
+            self.add_error(minutes, "type the window in minutes, or tick Off")
+        return data
+
+    def _value(self, name: str):
+        """The option as the service takes it, or ``IN_FULL``: the table in full kept."""
+        value = self.cleaned_data[name]
+        if name == "preflop_multiples":
+            return sorted(value)
+        if name == "bad_beat_paytable" and value == NO_BAD_BEAT:
+            return None
+        if name == "rotation_window_minutes" and self.cleaned_data["rotation_window_off"]:
+            return None
+        return value
+
+    def _changed(self, name: str) -> bool:
+        if name == "rotation_window_minutes":
+            return bool({name, "rotation_window_off"} & set(self.changed_data))
+        return name in self.changed_data
 
     def changes(self) -> dict:
         """The options changed on the page and different from the table's now."""
-        return {
-            name: self.cleaned_data[name]
-            for name in self.OPTIONS
-            if name in self.changed_data and self.cleaned_data[name] != getattr(self.table, name)
-        }
+        changes = {}
+        for name in self.OPTIONS:
+            if not self._changed(name):
+                continue
+            value = self._value(name)
+            if value != IN_FULL and value != getattr(self.table, name):
+                changes[name] = value
+        return changes
 
 
 class IdentificationForm(forms.Form):
@@ -280,6 +414,28 @@ class PlayerForm(IdentificationForm):
     def registration(self) -> dict | None:
         data = self.cleaned_data
         return {name: data[name] for name in self.TPPP_FIELDS} if data["tppp"] else None
+
+
+class TPPPRegistrationForm(forms.Form):
+    """A supervisor renews a TPPP's badge or corrects the registration (docs/rules.md §8.7),
+    on the player's page: the recorded values are filled in, the ones typed replace them.
+    An emptied field is sent as it is, for the service to refuse naming the rule."""
+
+    business_name = forms.CharField(max_length=200, required=False, label="TPPP business")
+    badge_number = forms.CharField(max_length=64, required=False, label="Badge number")
+    badge_expires_on = forms.DateField(
+        required=False, label="Badge expires on", widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    FIELDS = ("business_name", "badge_number", "badge_expires_on")
+
+    def __init__(self, *args, registration=None, **kwargs):
+        if registration is not None and not args and "data" not in kwargs:
+            kwargs["initial"] = {name: getattr(registration, name) for name in self.FIELDS}
+        super().__init__(*args, **kwargs)
+
+    def changes(self) -> dict:
+        return {name: self.cleaned_data[name] for name in self.FIELDS}
 
 
 class UnseatForm(forms.Form):

@@ -160,22 +160,12 @@ def floor_map(moment: datetime | None = None) -> list[FloorRow]:
 
 # --- The options sheet and its changes (docs/rules.md §3.4, §12) ---------------------------
 
-OPTION_LABELS = {
-    "minimum_cents": "Minimum",
-    "maximum_cents": "Maximum",
-    "chip_unit_cents": "Chip",
-    "preflop_multiples": "Pre-flop Play",
-    "trips_paytable": "Trips pay table",
-    "bad_beat_paytable": "Bad Beat pay table",
-    "backline_allowed": "Backline wagering",
-    "deal_mode": "Deal",
-    "max_consecutive_hands": "Consecutive hands as player-dealer",
-    "offer_every_hand": "Offer the button every hand",
-    "max_tppp_per_table": "TPPP players per table",
-    "tppp_may_bank_twice_in_a_row": "TPPP may bank twice in a row",
-    "rotation_window_minutes": "40-minute rule window",
-    "min_non_tppp_dealers_in_window": "Other player-dealers in the window",
-}
+
+def option_label(option: str) -> str:
+    """The option's label (``tables.options.OPTION_LABELS``, the one place it is named); an
+    option no longer on the sheet, met in an old change, by its own name."""
+    label = table_options.OPTION_LABELS.get(option)
+    return label.label if label else option
 
 
 def option_text(option: str, value) -> str:
@@ -183,7 +173,7 @@ def option_text(option: str, value) -> str:
     if option.endswith("_cents"):
         return dollars(value)
     if value is None:
-        return "none" if option == "bad_beat_paytable" else "off"
+        return {"bad_beat_paytable": "none", "max_tppp_per_table": "no limit"}.get(option, "off")
     if isinstance(value, bool):
         return "yes" if value else "no"
     if option == "deal_mode":
@@ -215,7 +205,7 @@ def option_changes(table: Table, *, last: int = 20) -> list[OptionChangeRow]:
     return [
         OptionChangeRow(
             change=change,
-            label=OPTION_LABELS.get(change.option, change.option),
+            label=option_label(change.option),
             old=option_text(change.option, change.old_value),
             new=option_text(change.option, change.new_value),
         )
@@ -226,9 +216,8 @@ def option_changes(table: Table, *, last: int = 20) -> list[OptionChangeRow]:
 def options_sheet(table: Table) -> list[tuple[str, str]]:
     """The whole sheet in force, as (label, value) rows in the order of docs/rules.md §12."""
     return [
-        (label, option_text(option, value))
+        (option_label(option), option_text(option, value))
         for option, value in table_options.snapshot(table).items()
-        if (label := OPTION_LABELS.get(option))
     ]
 
 

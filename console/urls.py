@@ -23,6 +23,7 @@ urlpatterns = [
         pages.edit_identification,
         name="player-identification",
     ),
+    path("players/<id:player_id>/tppp/", pages.edit_tppp_registration, name="player-tppp"),
     path("audit/", pages.audit, name="audit"),
     path("audit/export/", pages.audit_export, name="audit-export"),
     path("waitlists/", waitlists.waitlist_page, name="waitlists"),

@@ -7,11 +7,14 @@ options change only through ``change_table_options``, which logs every change.
 Players and TPPP registrations are the only records edited here; a player's identification
 is shown (the number masked, docs/rules.md §3.3) but recorded and corrected only through
 ``create_player`` and ``update_player_identification`` (the console's players page, the API),
-which check it and leave the change on the staff-action trail.
+which check it and leave the change on the staff-action trail. A TPPP registration is added
+here, but once recorded it is renewed or corrected only through ``update_tppp_registration``
+(the console's player page, the API), which keeps every change with what it replaced.
 """
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
 
 from cardroom.clock import now
@@ -30,6 +33,7 @@ from tables.models import (
     Table,
     TableOptionChange,
     TPPPRegistration,
+    TPPPRegistrationChange,
     Waitlist,
     WaitlistEvent,
     WaitlistPolicyChange,
@@ -65,8 +69,32 @@ class ReadOnlyTabularInline(ReadOnlyAdminMixin, admin.TabularInline):
 IDENTIFICATION = ["id_type", "id_number_masked", "id_issued_by", "date_of_birth"]
 
 
+TPPP_FIELDS = ["business_name", "badge_number", "badge_expires_on"]
+TPPP_CHANGED_ELSEWHERE = (
+    "Renewed or corrected on the player's page in the console (or PATCH /api/players/{id}/), "
+    "which keeps every change with what it replaced."
+)
+
+
+class TPPPRegistrationAdminForm(forms.ModelForm):
+    """A new registration is typed here; a recorded one is shown, not edited (its changes
+    go through ``update_tppp_registration``, which keeps the history)."""
+
+    class Meta:
+        model = TPPPRegistration
+        fields = ["player", *TPPP_FIELDS]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            for name in TPPP_FIELDS:
+                self.fields[name].disabled = True
+                self.fields[name].help_text = TPPP_CHANGED_ELSEWHERE
+
+
 class TPPPRegistrationInline(admin.StackedInline):
     model = TPPPRegistration
+    form = TPPPRegistrationAdminForm
     extra = 0
     max_num = 1
     can_delete = False  # a registration explains past TPPP seatings; let its badge expire
@@ -103,6 +131,10 @@ class TPPPRegistrationAdmin(admin.ModelAdmin):
     search_fields = ["business_name", "badge_number", "player__name", "player__player_number"]
     list_select_related = ["player"]
     autocomplete_fields = ["player"]
+    form = TPPPRegistrationAdminForm
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["player"] if obj is not None else []
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
@@ -367,3 +399,29 @@ class PlayerIdentificationChangeAdmin(ReadOnlyAdmin):
     @admin.display(description="recorded")
     def recorded(self, change: PlayerIdentificationChange) -> str:
         return self._shown(change.new_value)
+
+
+@admin.register(TPPPRegistrationChange)
+class TPPPRegistrationChangeAdmin(ReadOnlyAdmin):
+    """Renewals and corrections of TPPP registrations: what each replaced and recorded."""
+
+    list_display = ["changed_at", "registration", "changed_by", "replaced", "recorded"]
+    fields = ["changed_at", "registration", "changed_by", "replaced", "recorded"]
+    readonly_fields = fields
+    search_fields = [
+        "registration__business_name",
+        "registration__badge_number",
+        "registration__player__name",
+        "registration__player__player_number",
+        "changed_by__username",
+    ]
+    list_select_related = ["registration__player", "changed_by"]
+    date_hierarchy = "changed_at"
+
+    @admin.display(description="replaced")
+    def replaced(self, change: TPPPRegistrationChange) -> str:
+        return ", ".join(f"{what}: {old or '-'}" for what, old, _ in change.differences())
+
+    @admin.display(description="recorded")
+    def recorded(self, change: TPPPRegistrationChange) -> str:
+        return ", ".join(f"{what}: {new or '-'}" for what, _, new in change.differences())

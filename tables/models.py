@@ -93,13 +93,10 @@ class Player(models.Model):
         return board_name(self.name)
 
 
-class PlayerIdentificationChange(models.Model):
-    """A correction of a player's identification: who, when, the values it replaced and
-    those it recorded (history, never edited; the numbers are shown masked)."""
+class Correction(models.Model):
+    """A change of a record kept as history: who, when, the values it replaced and those it
+    recorded (never edited: the database refuses it)."""
 
-    player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="identification_changes"
-    )
     changed_at = models.DateTimeField()
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
@@ -108,7 +105,16 @@ class PlayerIdentificationChange(models.Model):
     new_value = models.JSONField()
 
     class Meta:
+        abstract = True
         ordering = ["changed_at", "id"]
+
+
+class PlayerIdentificationChange(Correction):
+    """A correction of a player's identification (the numbers are shown masked)."""
+
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="identification_changes"
+    )
 
     def __str__(self) -> str:
         return f"{self.player} identification changed {self.changed_at:%Y-%m-%d %H:%M}"
@@ -124,6 +130,33 @@ class TPPPRegistration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.business_name} badge {self.badge_number}"
+
+
+TPPP_REGISTRATION_LABELS = {
+    "business_name": "business",
+    "badge_number": "badge number",
+    "badge_expires_on": "badge expires on",
+}
+
+
+class TPPPRegistrationChange(Correction):
+    """A change of a TPPP's registration: a badge renewed with a new expiry, a corrected
+    business name or badge number (docs/rules.md §8.7)."""
+
+    registration = models.ForeignKey(
+        TPPPRegistration, on_delete=models.PROTECT, related_name="changes"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.registration} changed {self.changed_at:%Y-%m-%d %H:%M}"
+
+    def differences(self) -> list[tuple[str, str, str]]:
+        """Each value changed, in the floor's words: (what, replaced, recorded)."""
+        return [
+            (label, str(self.old_value.get(name) or ""), str(self.new_value.get(name) or ""))
+            for name, label in TPPP_REGISTRATION_LABELS.items()
+            if self.old_value.get(name) != self.new_value.get(name)
+        ]
 
 
 class DealMode(models.TextChoices):
@@ -156,6 +189,9 @@ class Table(models.Model):
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # Bumped by every write that holds the table's lock (``tables.services.locks``): the
+    # floor map and the board render a table's part once per version, not once per viewer.
+    version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name"]

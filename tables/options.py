@@ -3,7 +3,7 @@ keeps, and the rules' view of it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardroom.errors import Rule, RuleError
 from cardroom.money import dollars
@@ -37,22 +37,41 @@ EDITABLE_OPTIONS = (
     "min_non_tppp_dealers_in_window",
 )
 
-# Each option as the floor names it (refusals, the option change log).
-OPTION_LABELS = {
-    "minimum_cents": "the table minimum",
-    "maximum_cents": "the table maximum",
-    "chip_unit_cents": "the chip",
-    "preflop_multiples": "the pre-flop Play sizes",
-    "trips_paytable": "the Trips pay table",
-    "bad_beat_paytable": "the Bad Beat pay table",
-    "backline_allowed": "betting behind",
-    "deal_mode": "the deal",
-    "max_consecutive_hands": "the most hands banked in a row",
-    "offer_every_hand": "offering the button every hand",
-    "max_tppp_per_table": "the most TPPPs at the table",
-    "tppp_may_bank_twice_in_a_row": "a TPPP banking twice in a row",
-    "rotation_window_minutes": "the rotation window in minutes",
-    "min_non_tppp_dealers_in_window": "the non-TPPP player-dealers in the window",
+
+class OptionLabel(NamedTuple):
+    """How the floor names an option: ``label`` heads it (the console's options sheet, its form
+    and the change log: "Trips pay table"); ``phrase`` names it within a sentence (a refusal:
+    "the Trips pay table must be ...")."""
+
+    label: str
+    phrase: str
+
+
+# Each option as the floor names it: the one place (the console reads it too).
+OPTION_LABELS: dict[str, OptionLabel] = {
+    "minimum_cents": OptionLabel("Minimum", "the table minimum"),
+    "maximum_cents": OptionLabel("Maximum", "the table maximum"),
+    "chip_unit_cents": OptionLabel("Chip", "the chip"),
+    "preflop_multiples": OptionLabel("Pre-flop Play", "the pre-flop Play sizes"),
+    "trips_paytable": OptionLabel("Trips pay table", "the Trips pay table"),
+    "bad_beat_paytable": OptionLabel("Bad Beat pay table", "the Bad Beat pay table"),
+    "backline_allowed": OptionLabel("Backline wagering", "betting behind"),
+    "deal_mode": OptionLabel("Deal", "the deal"),
+    "max_consecutive_hands": OptionLabel(
+        "Most consecutive hands as player-dealer", "the most hands banked in a row"
+    ),
+    "offer_every_hand": OptionLabel(
+        "Offer the button every hand", "offering the button every hand"
+    ),
+    "max_tppp_per_table": OptionLabel("TPPP players per table", "the most TPPPs at the table"),
+    "tppp_may_bank_twice_in_a_row": OptionLabel(
+        "TPPP may bank twice in a row", "a TPPP banking twice in a row"
+    ),
+    "rotation_window_minutes": OptionLabel("Rotation window", "the rotation window in minutes"),
+    "min_non_tppp_dealers_in_window": OptionLabel(
+        "Non-TPPP player-dealers needed in the window",
+        "the non-TPPP player-dealers in the window",
+    ),
 }
 
 
@@ -74,8 +93,9 @@ def _whole(values: dict[str, Any], name: str, *, minimum: int, maximum: int | No
         money = name.endswith("_cents")
         shown = dollars if money else str
         upper = f" and at most {shown(maximum)}" if maximum is not None else ""
+        label = OPTION_LABELS[name].phrase
         raise RuleError(
-            f"{OPTION_LABELS[name]} must be a whole number {'of cents, ' if money else 'of '}"
+            f"{label} must be a whole number {'of cents, ' if money else 'of '}"
             f"at least {shown(minimum)}{upper}",
             rule=Rule.OPTIONS,
             field=name,
@@ -93,7 +113,7 @@ def validate(values: dict[str, Any]) -> dict[str, Any]:
     for name in ("minimum_cents", "maximum_cents"):
         if values[name] % values["chip_unit_cents"]:
             raise RuleError(
-                f"{OPTION_LABELS[name]} of {dollars(values[name])} is not in whole chips of "
+                f"{OPTION_LABELS[name].phrase} of {dollars(values[name])} is not in whole chips of "
                 f"{dollars(values['chip_unit_cents'])}",
                 rule=Rule.OPTIONS,
                 field=name,
@@ -110,7 +130,7 @@ def validate(values: dict[str, Any]) -> dict[str, Any]:
     for name in ("backline_allowed", "offer_every_hand", "tppp_may_bank_twice_in_a_row"):
         if not isinstance(values[name], bool):
             raise RuleError(
-                f"{OPTION_LABELS[name]} is either allowed or not (true or false)",
+                f"{OPTION_LABELS[name].phrase} is either allowed or not (true or false)",
                 rule=Rule.OPTIONS,
                 field=name,
             )

@@ -13,7 +13,13 @@ account = "accounts/<id:account_id>/"
 
 urlpatterns = [
     path(f"{round_}settlement/", apis.RoundSettlementApi.as_view(), name="round-settlement"),
-    path("calculator/settle/", apis.SettlementCalculatorApi.as_view(), name="calculator-settle"),
+    path("calculator/", apis.SettlementCalculatorApi.as_view(), name="calculator"),
+    # The calculator's first address, kept as an alias (not in the schema).
+    path(
+        "calculator/settle/",
+        apis.SettlementCalculatorAliasApi.as_view(),
+        name="calculator-settle",
+    ),
     path("game-math/", apis.GameMathApi.as_view(), name="game-math"),
     path(f"{table}game-math/", apis.TableGameMathApi.as_view(), name="table-game-math"),
     path(f"{table}chips/buy-in/", apis.ChipsBuyInApi.as_view(), name="chips-buy-in"),

@@ -1,10 +1,11 @@
 """A table's options sheet, changed by a floor supervisor between rounds (docs/rules.md §3.4),
 and the game math of the options in force (docs/rules.md §13).
 
-The form is the new-table form's options, filled with the table's; only the options the
+The form is the whole sheet (the new-table form's options and the rest: pre-flop multiples,
+pay tables, backline, the rotation policy), filled with the table's; only the options the
 supervisor changed are sent to ``tables.services.floor.change_table_options``, the service
-the API calls, which logs each change. Its refusal (a round in play: 409; a value out of
-range: 400) is shown on the form with the rule, and nothing changes.
+the API calls, which judges every value and logs each change. Its refusal (a round in play:
+409; a value out of range: 400) is shown on the form with the rule, and nothing changes.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def options_sheet(request, table_id: int):
         status = refuse(request, form, error, field)
         return _render(request, Table.objects.get(pk=table.pk), form, status=status)
     said = "; ".join(
-        f"{selectors.OPTION_LABELS[name].lower()} {selectors.option_text(name, before[name])}"
+        f"{selectors.option_label(name)}: {selectors.option_text(name, before[name])}"
         f" → {selectors.option_text(name, value)}"
         for name, value in changes.items()
     )

@@ -15,7 +15,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from cardroom import bounds
-from cardroom.clock import now
+from cardroom.clock import now, today
 from cardroom.errors import RuleError, describe
 from cardroom.gaming_day import gaming_day_of, gaming_day_window
 from reports import services as report_services
@@ -32,6 +32,7 @@ from ..audit_forms import AuditFilterForm
 from ..models import StaffAction
 from ..permissions import console_view, request_capabilities, require
 from ..refusals import refuse
+
 
 FLOOR_CACHE_KEY = "console:floor-tables"
 
@@ -164,12 +165,26 @@ def _masked(identification: dict) -> dict:
     return identification
 
 
+REGISTRATION_CHANGES_SHOWN = 10  # a TPPP's latest renewals and corrections, on its page
+
+
 @console_view("view_floor")
-def bankroll(request, player_id: int, identification_form=None, status=200):
+def bankroll(request, player_id: int, identification_form=None, tppp_form=None, status=200):
     player = get_object_or_404(Player.objects.select_related("tppp"), pk=player_id)
+    registration = getattr(player, "tppp", None)
     context = {
         "player": player,
         "identification_form": identification_form or forms.EditIdentificationForm(player=player),
+        "registration": registration,
+        "badge_valid": registration is not None and registration.badge_expires_on >= today(),
+        "registration_changes": (
+            registration.changes.select_related("changed_by").order_by("-changed_at", "-id")[
+                :REGISTRATION_CHANGES_SHOWN
+            ]
+            if registration is not None
+            else []
+        ),
+        "tppp_form": tppp_form or forms.TPPPRegistrationForm(registration=registration),
         "bankroll": money_selectors.bankroll(player),
         "banks": money_selectors.banks(player)[:50],
         "sessions": money_selectors.sessions(player),
@@ -199,6 +214,49 @@ def edit_identification(request, player_id: int):
         status = refuse(request, form, error, error.field)
         return bankroll(request, player_id, identification_form=form, status=status)
     messages.success(request, f"{player.name}'s identification recorded")
+    return redirect("console:bankroll", player_id=player.pk)
+
+
+@require_POST
+@console_view("view_floor")
+def edit_tppp_registration(request, player_id: int):
+    """A supervisor renews a TPPP's badge or corrects the registration, on the player's
+    page (docs/rules.md §8.7); every change is kept with what it replaced."""
+    require(request, "supervise")
+    request.audit_action = "renew or correct a TPPP registration"
+    player = get_object_or_404(Player.objects.select_related("tppp"), pk=player_id)
+    form = forms.TPPPRegistrationForm(request.POST)
+    if not form.is_valid():
+        return bankroll(request, player_id, tppp_form=form, status=400)
+    changes = form.changes()
+    expires = changes["badge_expires_on"]
+    request.audit_detail = str(
+        {
+            "player": player.player_number,
+            **changes,
+            "badge_expires_on": expires.isoformat() if expires else None,
+        }
+    )
+    try:
+        registration = floor_services.update_tppp_registration(
+            player_id=player.pk, by=request.user, changes=changes
+        )
+    except RuleError as error:
+        status = refuse(request, form, error, error.field)
+        return bankroll(request, player_id, tppp_form=form, status=status)
+    expiry = f"{registration.badge_expires_on:%Y-%m-%d}"
+    if registration.badge_expires_on >= today():
+        messages.success(
+            request,
+            f"{player.name}'s TPPP registration recorded: badge {registration.badge_number}, "
+            f"valid through {expiry}",
+        )
+    else:
+        messages.warning(
+            request,
+            f"{player.name}'s TPPP registration recorded: badge {registration.badge_number} "
+            f"expired on {expiry}, so {player.name} is not seated until it is renewed",
+        )
     return redirect("console:bankroll", player_id=player.pk)
 
 

@@ -3,6 +3,7 @@ identification (docs/rules.md §3.3: the number is taken in full and shown only 
 
 from __future__ import annotations
 
+from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -17,6 +18,7 @@ from cardroom.api import (
     paginated_response,
     write_schema,
 )
+from cardroom.errors import RuleError
 from tables import selectors
 from tables.filters import PlayerFilter
 from tables.models import IdType
@@ -46,11 +48,30 @@ class IdentificationInputSerializer(serializers.Serializer):
         ref_name = "PlayerIdentificationInput"
 
 
+class TPPPRegistrationChangeInputSerializer(serializers.Serializer):
+    """A TPPP's registration renewed or corrected (docs/rules.md §8.7): the fields sent
+    replace the recorded ones; an empty one is refused by the rule ``tppp.registered``."""
+
+    business_name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    badge_number = serializers.CharField(max_length=64, required=False, allow_blank=True)
+    badge_expires_on = serializers.DateField(
+        required=False, help_text="a renewed badge's new expiry; valid through this date"
+    )
+
+    class Meta:
+        ref_name = "TPPPRegistrationChangeInput"
+
+
 class PlayerCorrectionInputSerializer(IdentificationInputSerializer):
-    """A correction: the player's name and number as well as the identification."""
+    """A correction: the player's name and number as well as the identification, and a
+    TPPP's registration."""
 
     name = serializers.CharField(max_length=200, required=False)
     player_number = serializers.CharField(max_length=32, required=False)
+    tppp = TPPPRegistrationChangeInputSerializer(
+        required=False,
+        help_text="a TPPP player's registration renewed or corrected (only a TPPP player's)",
+    )
 
     class Meta:
         ref_name = "PlayerCorrectionInput"
@@ -115,14 +136,28 @@ class PlayerDetailApi(APIView):
         request=PlayerCorrectionInputSerializer,
         description="Correct the player's name or number, or record or correct their "
         "identification: the fields sent replace the recorded ones (a type and a number "
-        "together; both empty clear them); every correction is kept with what it replaced.",
+        "together; both empty clear them). A TPPP player's registration is renewed or "
+        "corrected with `tppp` (any of `business_name`, `badge_number`, `badge_expires_on`; "
+        "docs/rules.md §8.7): a patron has none to change. All that is sent is recorded, or "
+        "nothing is; every correction is kept with what it replaced.",
         **write_schema(200, PlayerSerializer),
     )
     @idempotent
     def patch(self, request, player_id: int):
         serializer = PlayerCorrectionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        floor.update_player_identification(
-            player_id=player_id, by=request.user, changes=serializer.validated_data
-        )
+        changes = dict(serializer.validated_data)
+        registration = changes.pop("tppp", None)
+        with transaction.atomic():
+            if changes or registration is None:
+                floor.update_player_identification(
+                    player_id=player_id, by=request.user, changes=changes
+                )
+            if registration is not None:
+                try:
+                    floor.update_tppp_registration(
+                        player_id=player_id, by=request.user, changes=registration
+                    )
+                except RuleError as error:
+                    raise error.with_field("tppp") from None
         return Response(PlayerSerializer(selectors.player_get(player_id=player_id)).data)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from cardroom.clock import now
@@ -34,6 +34,7 @@ from tables.models import (
     Table,
     TableOptionChange,
     TPPPRegistration,
+    TPPPRegistrationChange,
 )
 from tables.rules.identity import require_identification
 from tables.rules.rotation import tppp_excess
@@ -167,6 +168,87 @@ def update_player_identification(*, player_id: int, by, changes: dict[str, Any])
 def _as_record(values: dict[str, Any]) -> dict[str, Any]:
     date_of_birth = values.get("date_of_birth")
     return {**values, "date_of_birth": date_of_birth.isoformat() if date_of_birth else None}
+
+
+TPPP_FIELDS = ("business_name", "badge_number", "badge_expires_on")
+TPPP_TEXT_LIMITS = {"business_name": 200, "badge_number": 64}
+
+
+def _registration(values: dict[str, Any]) -> dict[str, Any]:
+    """A TPPP's registration as it would be recorded (docs/rules.md §8.7,
+    ``tppp.registered``): the business's name, the badge number and the date the badge
+    expires, each present; the texts trimmed."""
+    checked: dict[str, Any] = {}
+    for name, limit in TPPP_TEXT_LIMITS.items():
+        value = values.get(name)
+        text = value.strip() if isinstance(value, str) else ""
+        if not text:
+            what = "the business's name" if name == "business_name" else "the badge number"
+            raise RuleError(
+                f"a TPPP's registration records {what}", rule=Rule.TPPP_REGISTERED, field=name
+            )
+        if len(text) > limit:
+            raise RuleError(f"at most {limit} characters", rule=Rule.TPPP_REGISTERED, field=name)
+        checked[name] = text
+    expires = values.get("badge_expires_on")
+    if not isinstance(expires, date) or isinstance(expires, datetime):
+        raise RuleError(
+            "a TPPP's registration records the date the badge expires",
+            rule=Rule.TPPP_REGISTERED,
+            field="badge_expires_on",
+        )
+    checked["badge_expires_on"] = expires
+    return checked
+
+
+def update_tppp_registration(*, player_id: int, by, changes: dict[str, Any]) -> TPPPRegistration:
+    """A supervisor renews a TPPP's badge (a new expiry) or corrects the business's name or
+    the badge number (docs/rules.md §8.7): the fields in ``changes`` replace the recorded
+    ones, in one transaction with the registration's row locked. The values replaced and
+    recorded are kept as a ``TPPPRegistrationChange`` (history: a change never erases what
+    it replaced). A renewed badge counts from that moment: the TPPP is seated again while it
+    is valid (``seat_player``); an expiry set in the past is recorded too (a correction),
+    and the TPPP is then refused a seat."""
+    unknown = set(changes) - set(TPPP_FIELDS)
+    if unknown:
+        name = sorted(unknown)[0]
+        raise RuleError(
+            f"{name.replace('_', ' ')} is not part of a TPPP's registration",
+            rule=Rule.TPPP_REGISTERED,
+            field=name,
+        )
+    with transaction.atomic():
+        registration = (
+            TPPPRegistration.objects.select_for_update()
+            .select_related("player")
+            .filter(player_id=player_id)
+            .first()
+        )
+        if registration is None:
+            player = Player.objects.get(pk=player_id)  # no such player: DoesNotExist (404)
+            raise RuleError(
+                f"{player.name} is not a TPPP player: there is no registration to change",
+                rule=Rule.TPPP_REGISTERED,
+            )
+        recorded = {name: getattr(registration, name) for name in TPPP_FIELDS}
+        registered = _registration({**recorded, **changes})
+        if registered == recorded:
+            return registration
+        for name, value in registered.items():
+            setattr(registration, name, value)
+        registration.save(update_fields=list(TPPP_FIELDS))
+        TPPPRegistrationChange.objects.create(
+            registration=registration,
+            changed_at=now(),
+            changed_by=by,
+            old_value=_as_registration_record(recorded),
+            new_value=_as_registration_record(registered),
+        )
+        return registration
+
+
+def _as_registration_record(values: dict[str, Any]) -> dict[str, Any]:
+    return {**values, "badge_expires_on": values["badge_expires_on"].isoformat()}
 
 
 def create_table(*, name: str, by, options: dict[str, Any] | None = None) -> Table:

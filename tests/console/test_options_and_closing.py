@@ -26,16 +26,42 @@ def act(client, table, action, data=None):
     return client.post(reverse("console:table-action", args=[table.pk, action]), data or {})
 
 
-def sheet(table, **typed) -> dict:
-    """The options form as the page showed it for ``table`` (its hidden initial values
-    too), with ``typed`` over it."""
-    shown = {
+def as_shown(table) -> dict:
+    """The whole options form as the page shows it for ``table``: money in dollars, pay tables
+    by name ("" for no Bad Beat, "in-full" for one the API set in full), tick boxes as True or
+    False, the rotation window with its "Off" box (40 minutes typed while it is off)."""
+    window, tppps = table.rotation_window_minutes, table.max_tppp_per_table
+
+    def paytable(value):
+        return "in-full" if isinstance(value, dict) else value or ""
+
+    return {
         "minimum_cents": f"{table.minimum_cents / 100:.2f}",
         "maximum_cents": f"{table.maximum_cents / 100:.2f}",
         "chip_unit_cents": f"{table.chip_unit_cents / 100:.2f}",
         "deal_mode": table.deal_mode,
+        "preflop_multiples": [str(m) for m in table.preflop_multiples],
+        "trips_paytable": paytable(table.trips_paytable),
+        "bad_beat_paytable": paytable(table.bad_beat_paytable),
+        "backline_allowed": table.backline_allowed,
+        "max_consecutive_hands": str(table.max_consecutive_hands),
+        "offer_every_hand": table.offer_every_hand,
+        "max_tppp_per_table": "" if tppps is None else str(tppps),
+        "tppp_may_bank_twice_in_a_row": table.tppp_may_bank_twice_in_a_row,
+        "rotation_window_minutes": str(40 if window is None else window),
+        "rotation_window_off": window is None,
+        "min_non_tppp_dealers_in_window": str(table.min_non_tppp_dealers_in_window),
     }
-    return {**shown, **{f"initial-{k}": v for k, v in shown.items()}, **typed}
+
+
+def sheet(table, **typed) -> dict:
+    """The options form as a browser posts it after the page showed ``table`` (its hidden
+    initial values too), with ``typed`` over it: a box ticked is sent as "on", an unticked
+    one is not sent at all."""
+    page = as_shown(table)
+    initial = {f"initial-{k}": str(v) if isinstance(v, bool) else v for k, v in page.items()}
+    posted = {k: "on" if v is True else v for k, v in {**page, **typed}.items() if v is not False}
+    return {**posted, **initial}
 
 
 def test_a_supervisor_edits_the_options_sheet(as_user, card_table, supervisor):
@@ -56,7 +82,7 @@ def test_a_supervisor_edits_the_options_sheet(as_user, card_table, supervisor):
     ]
     assert {c.changed_by for c in logged} == {supervisor}
     shown = client.get(response.url).content.decode()
-    assert "options sheet changed: minimum $5.00 → $10.00; deal Card entry → RNG" in shown
+    assert "options sheet changed: Minimum: $5.00 → $10.00; Deal: Card entry → RNG deal" in shown
     log = shown[shown.index('id="option-change-log"') :]
     assert "<td>Minimum</td>" in log and "<td>$5.00</td><td>$10.00</td>" in "".join(log.split())
     assert "<td>supervisor</td>" in log

@@ -1,7 +1,8 @@
 """A floor supervisor edits a table's options sheet (a refused value first, named with its
-rule), then closes the table at the end of play with players holding chips: every chip is
-cashed out (currency only where ticked), the table and the floor map say "Closed", and the
-table is reopened from the floor map."""
+rule; the limits, then the pre-flop multiples and the pay tables), then closes the table at
+the end of play with players holding chips: every chip is cashed out (currency only where
+ticked), the table and the floor map say "Closed", and the table is reopened from the floor
+map."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def test_a_supervisor_edits_the_options_and_closes_the_table(live_server, new_pa
     with page.expect_navigation():
         form.get_by_role("button", name="Save the changes").click()
     expect(page.locator(".messages")).to_contain_text(
-        "options sheet changed: minimum $5.00 → $10.00; maximum $500.00 → $1,000.00"
+        "options sheet changed: Minimum: $5.00 → $10.00; Maximum: $500.00 → $1,000.00"
     )
     log = page.locator("#option-change-log")
     expect(log).to_contain_text("Maximum")
@@ -58,6 +59,48 @@ def test_a_supervisor_edits_the_options_and_closes_the_table(live_server, new_pa
     expect(page.locator("body")).to_contain_text("$1,000.00 per wager")
     page.locator("#option-changes").scroll_into_view_if_needed()
     shoot(page, "62-options-changed")
+
+    # The rest of the sheet from the same page: the pay tables, the pre-flop multiples, the
+    # rotation policy. No multiple ticked is refused with its rule; then 3x only and UTH-03.
+    with page.expect_navigation():
+        page.get_by_role("link", name="Edit the options sheet").click()
+    form = page.locator("#options-form form")
+    expect(form.get_by_label("3x")).to_be_checked()
+    expect(form.get_by_label("4x")).to_be_checked()
+    expect(form.get_by_label("Trips pay table")).to_have_value("UTH-01")
+    expect(form.get_by_label("Bad Beat pay table")).to_have_value("option-1")
+    expect(form.get_by_label("Off", exact=True)).not_to_be_checked()
+    assert fits_width(page)
+    shoot(page, "62a-options-sheet-whole")
+    form.get_by_label("3x").uncheck()
+    form.get_by_label("4x").uncheck()
+    with page.expect_navigation():
+        form.get_by_role("button", name="Save the changes").click()
+    expect(page.locator("#refusal")).to_contain_text(
+        "Pre-flop Play: at least one pre-flop Play multiple (3 or 4) is needed "
+        "(rule: the pre-flop Play sizes, docs/rules.md §5.2)"
+    )
+    assert TableOptionChange.objects.count() == 2  # the minimum and the maximum, nothing more
+    shoot(page, "62b-options-multiples-refused")
+    form = page.locator("#options-form form")
+    form.get_by_label("3x").check()
+    form.get_by_label("Trips pay table").select_option("UTH-03")
+    form.get_by_label("Bad Beat pay table").select_option(label="None: no Bad Beat wager")
+    form.get_by_label("TPPP players per table").select_option(label="No limit")
+    with page.expect_navigation():
+        form.get_by_role("button", name="Save the changes").click()
+    expect(page.locator(".messages")).to_contain_text(
+        "options sheet changed: Pre-flop Play: 3x or 4x → 3x; Trips pay table: UTH-01 → UTH-03; "
+        "Bad Beat pay table: option-1 → none; TPPP players per table: 1 → no limit"
+    )
+    table = Table.objects.get(pk=mt.table.pk)
+    assert (table.preflop_multiples, table.trips_paytable) == ([3], "UTH-03")
+    assert (table.bad_beat_paytable, table.max_tppp_per_table) == (None, None)
+    log = page.locator("#option-change-log")
+    expect(log.locator("tr", has_text="Trips pay table")).to_contain_text("UTH-03")
+    expect(log.locator("tr", has_text="Pre-flop Play")).to_contain_text("3x or 4x")
+    page.locator("#option-changes").scroll_into_view_if_needed()
+    shoot(page, "62c-options-pay-tables-changed")
 
     # Closing: each chip holder listed, "cash paid" ticked only for seat 2.
     page.locator("#close-table summary").click()

@@ -5,7 +5,7 @@ answers, idempotency keys and pagination. Amounts are integer cents.
 """
 
 from .accounts import AccountDetailApi, AccountListApi, AccountTransactionListApi
-from .calculator import SettlementCalculatorApi
+from .calculator import SettlementCalculatorAliasApi, SettlementCalculatorApi
 from .chips import ChipsBuyInApi, ChipsCashOutApi, ChipsCreditApi, ChipsFillApi
 from .closing import TableCloseApi, TableReopenApi
 from .gamemath import GameMathApi, TableGameMathApi
@@ -34,6 +34,7 @@ __all__ = [
     "RoundSettlementApi",
     "SeatDeleteApi",
     "SeatLeaveApi",
+    "SettlementCalculatorAliasApi",
     "SettlementCalculatorApi",
     "TableCloseApi",
     "TableGameMathApi",

@@ -39,3 +39,10 @@ class SettlementCalculatorApi(APIView):
     )
     def post(self, request):
         return Response(settle_request(request.data))
+
+
+@extend_schema(exclude=True)
+class SettlementCalculatorAliasApi(SettlementCalculatorApi):
+    """``POST /api/calculator/settle/``, the calculator's first address: the same view, kept
+    so that nothing calling it breaks. The schema documents ``POST /api/calculator/`` only
+    (one operation, one id)."""

@@ -12,7 +12,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rounds import services as rounds
-from tables.models import Hand, Player, PlayerIdentificationChange, Round, TPPPRegistration
+from tables.models import (
+    Hand,
+    Player,
+    PlayerIdentificationChange,
+    Round,
+    TPPPRegistration,
+    TPPPRegistrationChange,
+)
 from tables.services import button, floor, waitlists
 from tests.builders.factories import PlayerFactory, TPPPRegistrationFactory, UserFactory
 
@@ -51,7 +58,10 @@ def superuser_client(client, db):
 @pytest.fixture
 def some_history(on_floor, supervisor):
     table = on_floor.ready_table(deal_mode="card_entry")
-    TPPPRegistrationFactory()
+    registered = TPPPRegistrationFactory()
+    floor.update_tppp_registration(
+        player_id=registered.player_id, by=supervisor, changes={"badge_number": "B-RENEWED"}
+    )
     round_ = on_floor.round_in("no_more_bets", table)
     cards = {"hands": {"2": ["As", "Ah"], "3": ["Kc", "Qc"]}, "player_dealer": ["2c", "7d"]}
     rounds.deal(round_id=round_.pk, entry=cards, by=supervisor)
@@ -235,3 +245,31 @@ def test_identification_corrections_show_numbers_masked(superuser_client, some_h
     ):
         body = superuser_client.get(url).content.decode()
         assert "•••3456" in body and "X123456" not in body
+
+
+def test_a_recorded_tppp_registration_is_changed_only_through_the_service(
+    superuser_client, supervisor
+):
+    """The admin shows a recorded registration but does not change it: a renewal or a
+    correction goes through ``update_tppp_registration``, which keeps what it replaced."""
+    assert superuser_client.get(admin_url(TPPPRegistration, "add")).status_code == 200
+    registration = TPPPRegistrationFactory(badge_number="B-1", business_name="Bank Co")
+    page = superuser_client.get(admin_url(TPPPRegistration, "change", registration.pk))
+    assert "Renewed or corrected on the player's page" in page.content.decode()
+    response = superuser_client.post(
+        admin_url(TPPPRegistration, "change", registration.pk),
+        {"business_name": "Edited", "badge_number": "B-2", "badge_expires_on": "2099-01-01"},
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    registration.refresh_from_db()
+    assert (registration.business_name, registration.badge_number) == ("Bank Co", "B-1")
+    floor.update_tppp_registration(
+        player_id=registration.player_id, by=supervisor, changes={"badge_number": "B-2"}
+    )
+    change = TPPPRegistrationChange.objects.get()
+    for url in (
+        admin_url(TPPPRegistrationChange),
+        admin_url(TPPPRegistrationChange, "change", change.pk),
+    ):
+        body = superuser_client.get(url).content.decode()
+        assert "badge number: B-1" in body and "badge number: B-2" in body

@@ -16,7 +16,8 @@ from wagers.models import LedgerTransaction
 
 pytestmark = pytest.mark.django_db
 BASE_DIR = Path(__file__).resolve().parents[3]
-PATH = "/api/calculator/settle/"
+PATH = "/api/calculator/"  # the documented address
+ALIAS = "/api/calculator/settle/"  # its first address, kept working
 
 
 def test_it_answers_what_the_command_prints(as_dealer):
@@ -60,3 +61,25 @@ def test_a_body_that_is_not_a_hand_is_refused(as_dealer, api):
     assert (text.status_code, text.data["code"]) == (400, "parse_error")
     anonymous = api().post(PATH, appendix_request(), format="json")
     assert (anonymous.status_code, anonymous.data["code"]) == (401, "not_authenticated")
+
+
+def test_the_first_address_is_kept_as_an_alias(as_dealer):
+    """``/api/calculator/settle/`` answers as ``/api/calculator/`` does, the refusals too."""
+    request = appendix_request()
+    assert as_dealer.post(ALIAS, request, format="json").json() == (
+        as_dealer.post(PATH, request, format="json").json()
+    )
+    request["options"] = {"trips_paytable": "UTH-99"}
+    refused = [as_dealer.post(url, request, format="json") for url in (PATH, ALIAS)]
+    assert [r.status_code for r in refused] == [400, 400]
+    assert refused[0].data == refused[1].data
+    assert (refused[0].data["rule"], refused[0].data["field"]) == (
+        "paytables.table",
+        "options.trips_paytable",
+    )
+
+
+def test_the_schema_documents_the_calculator_at_one_address(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    assert schema["paths"][PATH]["post"]["operationId"] == "settlement_calculator"
+    assert ALIAS not in schema["paths"]
