@@ -200,9 +200,9 @@ AXES_LOCKOUT_CALLABLE = "cardroom.tokens.lockout_response"
 # No start-up banner on stderr (management commands keep a clean stderr); every attempt is
 # still stored by axes and on the console's audit trail.
 AXES_VERBOSE = False
-# The floor map's table list is rendered at most once per this many seconds per server
-# process and shared by every viewer (0 renders it on every request); it polls every 5 s.
-CONSOLE_FLOOR_CACHE_SECONDS = env.int("CONSOLE_FLOOR_CACHE_SECONDS", default=2)
+# The floor map's poll (5 s): each table's part is rendered once per table version and per
+# this many seconds, and shared by every viewer (0 renders every part on every request).
+CONSOLE_FLOOR_CACHE_SECONDS = env.int("CONSOLE_FLOOR_CACHE_SECONDS", default=5)
 # The room's table board (/board/<token>/, a TV: no sign-in) is shown only for this token;
 # empty turns the board off (404). With DEBUG on and the variable unset, the demo's
 # "demo-board"; in production set a long random value.
@@ -286,6 +286,31 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
+
+# --- Caches -----------------------------------------------------------------------------
+
+# "floor": the floor map's per-table parts, shared by every server process through Redis when
+# it is configured (CACHE_URL, by default REDIS_URL), else kept per process. A cache that does
+# not answer costs a poll at most FLOOR_CACHE_TIMEOUT seconds and the page is rendered anyway
+# (cardroom/sharedcache.py).
+CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
+FLOOR_CACHE_TIMEOUT = env.float("FLOOR_CACHE_TIMEOUT", default=0.5)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "floor": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "cardroom",
+            "OPTIONS": {
+                "socket_connect_timeout": FLOOR_CACHE_TIMEOUT,
+                "socket_timeout": FLOOR_CACHE_TIMEOUT,
+            },
+        }
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "floor"}
+    ),
+}
 
 # --- Logging ----------------------------------------------------------------------------
 

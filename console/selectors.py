@@ -5,6 +5,7 @@ Each composes the apps' selectors and the rules core; none decides a rule itself
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -126,11 +127,16 @@ def _latest_rounds(games) -> dict[int, Round]:
     return {r.table_id: r for r in rounds}
 
 
-def floor_map(moment: datetime | None = None) -> list[FloorRow]:
-    """Every table at a glance, with its counters, in eight queries whatever the number of
-    tables."""
+def floor_map(
+    moment: datetime | None = None, *, table_ids: Collection[int] | None = None
+) -> list[FloorRow]:
+    """Every table at a glance (or only those in ``table_ids``), with its counters, in eight
+    queries whatever the number of tables."""
     moment = moment or now()
-    tables = list(floor_selectors.table_list().order_by("name"))
+    tables = floor_selectors.table_list().order_by("name")
+    if table_ids is not None:
+        tables = tables.filter(pk__in=table_ids)
+    tables = list(tables)
     games = {t.pk: t.open[0] for t in tables if t.open}
     since = moment - floor_selectors.counter_reach(tables)
     recent = floor_selectors.recent_banked_hands(list(games.values()), since) if games else {}

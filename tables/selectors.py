@@ -120,6 +120,12 @@ def table_list() -> QuerySet[Table]:
     )
 
 
+def floor_versions() -> list[tuple[int, int]]:
+    """Each table's id and version (bumped by every write that holds its lock), in the floor
+    map's order: one query, what a poll of the floor map reads before anything else."""
+    return list(Table.objects.order_by("name").values_list("pk", "version"))
+
+
 def table_get(*, table_id: int) -> Table:
     return Table.objects.get(pk=table_id)
 

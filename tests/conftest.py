@@ -229,14 +229,9 @@ def worker_media(settings) -> None:
 def _test_settings(settings) -> None:
     """Settings for every test: cheap password hashing (the default hasher costs ~0.5 s a
     user, and staff users are made by the dozen), and the console's floor map rendered
-    afresh (its shared cache is tested apart; the live server shares this process's cache)."""
-    from django.core.cache import cache
-
-    from console.views.pages import FLOOR_CACHE_KEY
-
+    afresh (its shared parts are tested apart, in tests/console/test_floor_cache.py)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.CONSOLE_FLOOR_CACHE_SECONDS = 0
-    cache.delete(FLOOR_CACHE_KEY)
 
 
 @pytest.fixture

@@ -6,15 +6,15 @@ import json
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache
 from django.core.paginator import Paginator
+from django.db import connection
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from cardroom import bounds
+from cardroom import bounds, sharedcache
 from cardroom.clock import now, today
 from cardroom.errors import RuleError, describe
 from cardroom.gaming_day import gaming_day_of, gaming_day_window
@@ -34,21 +34,46 @@ from ..permissions import console_view, request_capabilities, require
 from ..refusals import refuse
 
 
-FLOOR_CACHE_KEY = "console:floor-tables"
+def _floor_key(table_id: int, version: int, moment, seconds: int) -> str:
+    """A table's part of the floor map, at this version, in this poll-long slice of time.
+
+    The slices are staggered by table (a fifth of the tables start a new one each second
+    at a 5 s poll), so the counters' minutes are never staler than the poll and no single
+    request re-renders the whole floor. The database's name keeps two floors sharing one
+    cache apart."""
+    slice_ = (int(moment.timestamp()) + table_id % seconds) // seconds
+    return f"floor:{connection.settings_dict['NAME']}:{table_id}:{version}:{slice_}"
 
 
 def floor_tables_html(request) -> str:
-    """The floor map's table list, the same for every role; rendered at most once per
-    ``CONSOLE_FLOOR_CACHE_SECONDS`` per server process (0: every time), since twenty staff
-    polling every 5 seconds would otherwise each pay for the same page."""
+    """The floor map's table list, the same for every role. Each table's part is rendered
+    once per table version (every write that locks a table bumps it) and poll-long slice,
+    and shared through the ``floor`` cache by every viewer and server process
+    (``CONSOLE_FLOOR_CACHE_SECONDS``, the poll; 0 renders every part on every request). A
+    poll reads the versions (one query), fetches the parts in one round trip, and renders
+    only the tables that changed."""
     seconds = getattr(settings, "CONSOLE_FLOOR_CACHE_SECONDS", 0)
-    html = cache.get(FLOOR_CACHE_KEY) if seconds else None
-    if html is None:
-        context = {"rows": selectors.floor_map()}
-        html = render_to_string("console/_floor_tables.html", context, request=request)
+    moment = now()
+    versions = floor_selectors.floor_versions()
+    parts: dict[int, str] = {}
+    keys = {}
+    if seconds:
+        keys = {pk: _floor_key(pk, version, moment, seconds) for pk, version in versions}
+        found = sharedcache.get_many("floor", keys.values())
+        parts = {pk: found[key] for pk, key in keys.items() if key in found}
+    stale = [pk for pk, _ in versions if pk not in parts]
+    if stale:
+        template = get_template("console/_floor_table.html")
+        fresh = {
+            row.table.pk: template.render({"row": row})
+            for row in selectors.floor_map(moment, table_ids=stale)
+        }
         if seconds:
-            cache.set(FLOOR_CACHE_KEY, html, seconds)
-    return html
+            stored = {keys[pk]: html for pk, html in fresh.items() if pk in keys}
+            sharedcache.set_many("floor", stored, 2 * seconds)
+        parts.update(fresh)
+    ordered = [mark_safe(parts[pk]) for pk, _ in versions if pk in parts]
+    return render_to_string("console/_floor_tables.html", {"parts": ordered})
 
 
 def closed_tables_html(request) -> str:

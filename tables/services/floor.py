@@ -155,6 +155,11 @@ def update_player_identification(*, player_id: int, by, changes: dict[str, Any])
                 rule=Rule.PLAYER_NUMBER,
                 field="player_number",
             ) from None
+        if corrected["name"] != recorded["name"]:
+            # The floor map shows the name at the player's table: its part is drawn again.
+            Table.objects.filter(seatings__player=player, seatings__left_at__isnull=True).update(
+                version=F("version") + 1
+            )
         PlayerIdentificationChange.objects.create(
             player=player,
             changed_at=now(),
