@@ -53,7 +53,7 @@ from tables.rules.seats import SEATS
 from tables.rules.visibility import visible_cards
 from wagers import selectors as money_selectors
 from wagers.models import PlayerDealerBank
-from wagers.rules.layout import Bettor, Exposure, exposure, play_shortfall, play_stake
+from wagers.rules.layout import Bettor, Exposure, play_shortfall, play_stake
 
 from .models import StaffAction
 
@@ -263,7 +263,7 @@ class TableView:
     holds: dict[int, HeldSeat] = field(default_factory=dict)  # seat -> its hold in force
     seat_panels: list = field(default_factory=list)  # the six seats (SeatPanel), 1 to 6
     next_action: str = ""  # one of NEXT_ACTIONS
-    exposure: object = None  # the bank against the layout while wagers are taken
+    exposure: Exposure | None = None  # the bank against the layout while wagers are taken
 
     @property
     def table(self) -> Table:
@@ -489,20 +489,6 @@ def seat_panels(view: TableView) -> list[SeatPanel]:
     return panels
 
 
-def layout_exposure(round_: Round | None) -> Exposure | None:
-    """The action on the layout against the bank while wagers are taken (None before the
-    bank is posted): the most the bank would pay if every hand won at even money with its
-    largest Play, and what would go unpaid (``wagers.rules.layout.exposure``)."""
-    if round_ is None or round_.state != State.WAGERING:
-        return None
-    bank = getattr(round_, "bank", None)
-    if not bank:
-        return None
-    antes = {h.seat: [b.ante_cents for b in h.bets.all()] for h in round_.hands.all()}
-    largest = max(round_.options["preflop_multiples"])
-    return exposure(bank.amount_cents, round_.player_dealer_seat, antes, largest)
-
-
 def table_view(*, table_id: int) -> TableView:
     floor = floor_selectors.table_floor(table_id=table_id)
     active = floor.active_round
@@ -551,7 +537,7 @@ def table_view(*, table_id: int) -> TableView:
         view.entry_needed = _entry_needed(round_)
     view.seat_panels = seat_panels(view)
     view.next_action = next_action(view)
-    view.exposure = layout_exposure(round_)
+    view.exposure = money_selectors.layout_exposure(round_)
     return view
 
 
