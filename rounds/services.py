@@ -14,7 +14,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import CharField, OuterRef, Subquery, Value
+from django.db.models.functions import Cast, Concat
 
 from cardroom.clock import now
 from cardroom.errors import Refused, Rule, RuleError, State, StateError
@@ -23,7 +25,7 @@ from tables import options as table_options
 from tables.guards import require_state
 from tables.models import DealMode, Hand, HandDecision, Round, RoundTransition
 from tables.rules.cards import ensure_distinct, format_cards, parse_card, parse_cards
-from tables.rules.decisions import Action, Decision, DecisionRecord, Street
+from tables.rules.decisions import STREET_ORDER, Action, Decision, DecisionRecord, Street
 from tables.rules.deck import deal as deal_cards
 from tables.rules.deck import next_deck, shuffled_deck
 from tables.rules.hands import evaluate
@@ -38,15 +40,47 @@ from .selectors import STREET_OF_STATE
 
 
 def _move(round_: Round, to_state: State, by, moment=None, fields: Sequence[str] = ()) -> Round:
+    """The round moves to ``to_state``: its transition recorded (who and when) and the round's
+    state, end and ``fields`` saved."""
     moment = moment or now()
-    RoundTransition.objects.create(
-        round=round_, from_state=round_.state, to_state=to_state, at=moment, by=by
-    )
+    from_state = round_.state
     round_.state = to_state
     if to_state in (State.SETTLED, State.VOIDED):
         round_.ended_at = moment
-    round_.save(update_fields=["state", "ended_at", *fields])
+    saved = ["state", "ended_at", *fields]
+    write = _move_in_one_statement if connection.vendor == "postgresql" else _move_with_orm
+    write(round_, from_state, by, moment, saved)
     return round_
+
+
+def _move_with_orm(round_: Round, from_state: str, by, moment, saved: Sequence[str]) -> None:
+    RoundTransition.objects.create(
+        round=round_, from_state=from_state, to_state=round_.state, at=moment, by=by
+    )
+    round_.save(update_fields=saved)
+
+
+# A named hot-path writer (plain SQL, PostgreSQL): the transition's insert and the round's
+# update in one statement instead of two, writing exactly what the ORM's two write (proved by
+# tests/rounds/services/test_move_statement.py).
+_TRANSITION = RoundTransition._meta.db_table
+_MOVE_SQL = (
+    f'WITH moved AS (INSERT INTO "{_TRANSITION}" (round_id, from_state, to_state, at, by_id) '
+    f'VALUES (%s, %s, %s, %s, %s)) UPDATE "{Round._meta.db_table}" SET {{columns}} WHERE id = %s'
+)
+
+
+def _move_in_one_statement(
+    round_: Round, from_state: str, by, moment, saved: Sequence[str]
+) -> None:
+    fields = [Round._meta.get_field(name) for name in saved]
+    columns = ", ".join(f'"{field.column}" = %s' for field in fields)
+    values = [
+        field.get_db_prep_save(getattr(round_, field.attname), connection) for field in fields
+    ]
+    params = [round_.pk, from_state, round_.state, moment, by.pk if by else None, *values]
+    with connection.cursor() as cursor:
+        cursor.execute(_MOVE_SQL.format(columns=columns), [*params, round_.pk])
 
 
 def start_round(*, table_id: int, by) -> Round | Refused:
@@ -188,8 +222,27 @@ def deal(
 
 
 def _records(round_: Round) -> list[tuple[Hand, DecisionRecord]]:
-    hands = round_.hands.prefetch_related("decisions").order_by("seat")
-    return [(hand, hand.decision_record()) for hand in hands]
+    """The round's hands by seat, each with its decisions as the rules see them, in one query:
+    a hand decides at most once a street (a database constraint), so each street's decision
+    is a column, and the streets' order is the order they were made in."""
+    made = {
+        street: HandDecision.objects.filter(hand=OuterRef("pk"), street=street.value)
+        .annotate(made=Concat("action", Value(":"), Cast("multiple", CharField())))
+        .values("made")[:1]
+        for street in STREET_ORDER
+    }
+    hands = round_.hands.annotate(
+        **{f"made_{street.value}": Subquery(query) for street, query in made.items()}
+    ).order_by("seat")
+    records = []
+    for hand in hands:
+        decisions = []
+        for street in STREET_ORDER:
+            if decided := getattr(hand, f"made_{street.value}"):
+                action, multiple = decided.split(":")
+                decisions.append(Decision(street, Action(action), int(multiple)))
+        records.append((hand, DecisionRecord(tuple(decisions))))
+    return records
 
 
 def decide(*, round_id: int, seat: int, action: str, multiple: int = 0, by) -> HandDecision:
@@ -250,8 +303,10 @@ def decide_street(
         return HandDecision.objects.bulk_create(created)
 
 
-def _require_decided(round_: Round, street: Street) -> None:
-    waiting = [hand.seat for hand, record in _records(round_) if record.next_street is street]
+def _require_decided(
+    round_: Round, street: Street, records: Sequence[tuple[Hand, DecisionRecord]]
+) -> None:
+    waiting = [hand.seat for hand, record in records if record.next_street is street]
     if waiting:
         seats = ", ".join(str(seat) for seat in waiting)
         raise StateError(
@@ -268,15 +323,18 @@ HOLE_CARD_ENTERED = (
 )
 
 
-def _reveal(round_: Round, entry: Sequence[str] | None, count: int) -> list[str]:
-    """The next ``count`` community cards: from the stored deal, or entered and validated."""
+def _reveal(
+    round_: Round, entry: Sequence[str] | None, count: int, hands: Sequence[Hand]
+) -> list[str]:
+    """The next ``count`` community cards: from the stored deal, or entered and validated
+    (``hands``: the round's, by seat)."""
     shown = list(round_.board)
     if round_.deal_mode == DealMode.RNG:
         if entry is not None:
             raise RuleError(
                 "this table deals by RNG; cards are not entered", rule=Rule.DEAL_MODE, field="cards"
             )
-        seats = list(round_.hands.order_by("seat").values_list("seat", flat=True))
+        seats = [hand.seat for hand in hands]
         deck = [parse_card(c) for c in round_.shuffled_deck]
         board = format_cards(deal_cards(deck, round_.player_dealer_seat, seats).board)
         return shown + board[len(shown) : len(shown) + count]
@@ -291,7 +349,7 @@ def _reveal(round_: Round, entry: Sequence[str] | None, count: int) -> list[str]
             )
     # The picker knows only the board (docs/rules.md §2.6): a card already in a hand is
     # refused here, without saying which card or whose hand, so no entry can probe for one.
-    holes = [c for hole in round_.hands.values_list("hole", flat=True) for c in hole]
+    holes = [c for hand in hands for c in hand.hole]
     if set(cards) & {*round_.dealer_hole, *holes}:
         raise RuleError(HOLE_CARD_ENTERED, rule=Rule.CARD_ONCE, field="cards")
     return shown + cards
@@ -301,8 +359,9 @@ def reveal_flop(*, round_id: int, by, cards: Sequence[str] | None = None) -> Rou
     with transaction.atomic():
         _, round_ = lock_round(round_id)
         require_state(round_, State.PREFLOP, action="show the flop")
-        _require_decided(round_, Street.PREFLOP)
-        round_.board = _reveal(round_, cards, 3)
+        records = _records(round_)
+        _require_decided(round_, Street.PREFLOP, records)
+        round_.board = _reveal(round_, cards, 3, [hand for hand, _ in records])
         return _move(round_, State.FLOP, by, fields=["board"])
 
 
@@ -310,8 +369,9 @@ def reveal_turn_and_river(*, round_id: int, by, cards: Sequence[str] | None = No
     with transaction.atomic():
         _, round_ = lock_round(round_id)
         require_state(round_, State.FLOP, action="show the turn and river")
-        _require_decided(round_, Street.FLOP)
-        round_.board = _reveal(round_, cards, 2)
+        records = _records(round_)
+        _require_decided(round_, Street.FLOP, records)
+        round_.board = _reveal(round_, cards, 2, [hand for hand, _ in records])
         return _move(round_, State.RIVER, by, fields=["board"])
 
 
@@ -320,11 +380,12 @@ def showdown(*, round_id: int, by) -> Round:
     with transaction.atomic():
         _, round_ = lock_round(round_id)
         require_state(round_, State.RIVER, action="go to the showdown")
-        _require_decided(round_, Street.RIVER)
+        records = _records(round_)
+        _require_decided(round_, Street.RIVER, records)
         board = [parse_card(c) for c in round_.board]
         dealer = evaluate([*(parse_card(c) for c in round_.dealer_hole), *board])
         hands = []
-        for hand, record in _records(round_):
+        for hand, record in records:
             value = evaluate([*(parse_card(c) for c in hand.hole), *board])
             hand.category = value.category.label
             hand.result = hand_result(value, dealer, record.folded).value
