@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
 from cardroom.errors import RuleError
 from wagers.rules.calculator import parse_options
 from wagers.rules.gamemath import game_math, game_math_json
+
+from ._json_input import read_json
 
 
 class Command(BaseCommand):
@@ -27,24 +28,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, options: str | None = None, **kwargs):
-        data = {} if options is None else self._read(options)
+        data = {} if options is None else read_json(options)
         try:
             figures = game_math(parse_options(data))
         except RuleError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(json.dumps(game_math_json(figures), indent=2))
-
-    @staticmethod
-    def _read(path: str) -> object:
-        try:
-            if path == "-":
-                text = sys.stdin.read()
-            else:
-                with open(path, encoding="utf-8") as handle:
-                    text = handle.read()
-        except OSError as error:
-            raise CommandError(f"cannot read {path}: {error.strerror}") from None
-        try:
-            return json.loads(text)
-        except ValueError as error:
-            raise CommandError(f"not valid JSON: {error}") from None

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
 from cardroom.errors import RuleError
 from wagers.rules.calculator import settle_request
+
+from ._json_input import read_json
 
 
 class Command(BaseCommand):
@@ -23,18 +24,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="path to the hand's JSON, or - for standard input")
 
     def handle(self, *args, file: str, **options):
-        try:
-            if file == "-":
-                text = sys.stdin.read()
-            else:
-                with open(file, encoding="utf-8") as handle:
-                    text = handle.read()
-        except OSError as error:
-            raise CommandError(f"cannot read {file}: {error.strerror}") from None
-        try:
-            data = json.loads(text)
-        except ValueError as error:  # JSONDecodeError, or an integer too long to convert
-            raise CommandError(f"not valid JSON: {error}") from None
+        data = read_json(file)
         try:
             result = settle_request(data)
         except RuleError as error:
