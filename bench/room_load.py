@@ -17,8 +17,9 @@ thread of this process:
 - ``--viewers`` (60) **floor-map screens** signed in as a floor supervisor (one sign-in
   through the real sign-in page, CSRF and django-axes; every screen then sends its session
   cookie: a request costs the same whoever's session it reads). Each loads the floor map
-  once, then polls it as the page does (``GET /console/`` with ``HX-Request``, the shared
-  table list rendered at most every ``CONSOLE_FLOOR_CACHE_SECONDS`` per worker) every 5 s.
+  once, then polls it as the page does (``GET /console/`` with ``HX-Request``: each table's
+  part rendered once per change of the table and shared by every worker through Redis when
+  ``REDIS_URL`` is set) every 5 s.
 - ``--boards`` (4) **room TVs** showing the table board: the page once, then its panel
   (``/board/<token>/panel/``) every 5 s, the board's own refresh (``console/views/board.py``).
 
@@ -1002,6 +1003,9 @@ def main() -> None:
     info["ledger_status"] = ledger.returncode
 
     kind = f"gthread, {args.threads} threads each" if args.threads > 1 else "sync"
+    shared = (
+        "shared through Redis" if env.get("CACHE_URL") or env.get("REDIS_URL") else "per worker"
+    )
     persistent = "conn_max_age=0" not in env["DATABASE_URL"]
     print()
     print(f"room load benchmark: {args.tables} tables ({len(floor['tables'][0]['seats'])} "
@@ -1011,7 +1015,8 @@ def main() -> None:
     print(f"server: {server_line}, DEBUG off, {info.get('postgres', 'PostgreSQL')}, "
           f"database connections {'persistent' if persistent else 'one per request'} "
           f"({dict(parse_qsl(urlsplit(env['DATABASE_URL']).query)).get('conn_max_age')} s); "
-          f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs")  # fmt: skip
+          f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; floor map parts "
+          f"{shared}")  # fmt: skip
     print("load average (1, 5, 15 min): before "
           + ", ".join(f"{x:.2f}" for x in load_before) + "; at the end "
           + ", ".join(f"{x:.2f}" for x in load_after))  # fmt: skip
