@@ -510,9 +510,12 @@ def round_snapshot(round_id: int) -> dict[str, Any]:
 
 def floor_snapshot() -> dict[str, Any]:
     """Every floor and money row's identity and mutable state: equal snapshots mean nothing
-    changed."""
+    changed. The tables' versions stand apart: every write under a table's lock bumps its
+    version, a refusal the services record on purpose (and commit) too."""
+    tables = list(Table.objects.order_by("id").values())
     return {
-        "tables": list(Table.objects.order_by("id").values()),
+        "tables": [{k: v for k, v in table.items() if k != "version"} for table in tables],
+        "table_versions": [(table["id"], table["version"]) for table in tables],
         "option_changes": TableOptionChange.objects.count(),
         "players": Player.objects.count(),
         "registrations": TPPPRegistration.objects.count(),

@@ -113,6 +113,9 @@ OPTION_CHANGES = st.lists(
 SEATS = st.integers(min_value=1, max_value=6)
 
 
+RECORDED = "table_versions"  # what a refusal recorded on purpose changes besides its record
+
+
 class FloorMachine(RuleBasedStateMachine):
     closes_games = False  # the subclass below also closes games at random
 
@@ -192,10 +195,18 @@ class FloorMachine(RuleBasedStateMachine):
         self.outcomes[f"{label} refused: {state or getattr(error, 'field', '')}"] += 1
         return None
 
+    def check_version_bumped(self, before) -> None:
+        """A refusal recorded on purpose is written under the table's lock: the table's
+        version rose (so the floor map draws it again), the other tables' did not."""
+        after = dict(floor_snapshot()[RECORDED])
+        for table_id, version in before[RECORDED]:
+            assert after[table_id] == version + (table_id == self.table_id), table_id
+
     def check_exhausted(self, before) -> None:
+        self.check_version_bumped(before)
         after = floor_snapshot()
         for key in after:
-            if key not in ("offer_rounds", "offers"):
+            if key not in ("offer_rounds", "offers", RECORDED):
                 assert after[key] == before[key], key
         exhausted = OfferRound.objects.filter(table=self.table).order_by("-id").first()
         assert exhausted.status == OfferRoundStatus.EXHAUSTED
@@ -207,9 +218,10 @@ class FloorMachine(RuleBasedStateMachine):
         assert all(o.answer == OfferAnswer.INELIGIBLE and o.reason for o in new)
 
     def check_game_ended(self, before, error: StateError) -> None:
+        self.check_version_bumped(before)
         after = floor_snapshot()
         for key in after:
-            if key not in ("games", "offer_rounds"):
+            if key not in ("games", "offer_rounds", RECORDED):
                 assert after[key] == before[key], key
         game = Game.objects.filter(table=self.table).order_by("-id").first()
         assert game.ended_at == self.clock.now()
@@ -219,9 +231,10 @@ class FloorMachine(RuleBasedStateMachine):
 
     def check_acceptance_cancelled(self, before) -> None:
         """The start refused an acceptance the rules no longer allow, and cancelled it."""
+        self.check_version_bumped(before)
         after = floor_snapshot()
         for key in after:
-            if key != "offer_rounds":
+            if key not in ("offer_rounds", RECORDED):
                 assert after[key] == before[key], key
         changed = [row for row in after["offer_rounds"] if row not in before["offer_rounds"]]
         assert len(changed) == 1
