@@ -14,7 +14,7 @@ from cardroom import bounds
 from cardroom.forms import InstantField, IntegerField, ModelChoiceField, id_field
 from cardroom.money import dollars
 from fees.rules.schedule import MAX_RATES
-from tables.models import SEAT_NUMBERS, DealMode, IdType, Player, Table
+from tables.models import SEAT_NUMBERS, TPPP_REGISTRATION_FIELDS, DealMode, IdType, Player, Table
 from tables.options import EDITABLE_OPTIONS, OPTION_LABELS
 from tables.rules.decisions import PERMITTED_PREFLOP_MULTIPLES
 from tables.rules.paytables import BAD_BEAT_PAYTABLES, TRIPS_PAYTABLES
@@ -401,7 +401,7 @@ class PlayerForm(IdentificationForm):
         required=False, label="Badge expires on", widget=forms.DateInput(attrs={"type": "date"})
     )
 
-    TPPP_FIELDS = ("business_name", "badge_number", "badge_expires_on")
+    TPPP_FIELDS = TPPP_REGISTRATION_FIELDS
 
     def clean(self):
         data = super().clean()
@@ -427,7 +427,7 @@ class TPPPRegistrationForm(forms.Form):
         required=False, label="Badge expires on", widget=forms.DateInput(attrs={"type": "date"})
     )
 
-    FIELDS = ("business_name", "badge_number", "badge_expires_on")
+    FIELDS = TPPP_REGISTRATION_FIELDS
 
     def __init__(self, *args, registration=None, **kwargs):
         if registration is not None and not args and "data" not in kwargs:

@@ -19,6 +19,7 @@ from django.contrib import admin
 
 from cardroom.clock import now
 from tables.models import (
+    TPPP_REGISTRATION_FIELDS,
     ButtonOffer,
     Game,
     Hand,
@@ -69,7 +70,6 @@ class ReadOnlyTabularInline(ReadOnlyAdminMixin, admin.TabularInline):
 IDENTIFICATION = ["id_type", "id_number_masked", "id_issued_by", "date_of_birth"]
 
 
-TPPP_FIELDS = ["business_name", "badge_number", "badge_expires_on"]
 TPPP_CHANGED_ELSEWHERE = (
     "Renewed or corrected on the player's page in the console (or PATCH /api/players/{id}/), "
     "which keeps every change with what it replaced."
@@ -82,12 +82,12 @@ class TPPPRegistrationAdminForm(forms.ModelForm):
 
     class Meta:
         model = TPPPRegistration
-        fields = ["player", *TPPP_FIELDS]
+        fields = ["player", *TPPP_REGISTRATION_FIELDS]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
-            for name in TPPP_FIELDS:
+            for name in TPPP_REGISTRATION_FIELDS:
                 self.fields[name].disabled = True
                 self.fields[name].help_text = TPPP_CHANGED_ELSEWHERE
 
@@ -126,7 +126,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(TPPPRegistration)
 class TPPPRegistrationAdmin(admin.ModelAdmin):
-    list_display = ["player", "business_name", "badge_number", "badge_expires_on"]
+    list_display = ["player", *TPPP_REGISTRATION_FIELDS]
     list_filter = ["business_name", "badge_expires_on"]
     search_fields = ["business_name", "badge_number", "player__name", "player__player_number"]
     list_select_related = ["player"]

@@ -137,6 +137,7 @@ TPPP_REGISTRATION_LABELS = {
     "badge_number": "badge number",
     "badge_expires_on": "badge expires on",
 }
+TPPP_REGISTRATION_FIELDS = tuple(TPPP_REGISTRATION_LABELS)  # what a registration records
 
 
 class TPPPRegistrationChange(Correction):

@@ -69,7 +69,7 @@ def floor_tables_html(request) -> str:
             for row in selectors.floor_map(moment, table_ids=stale)
         }
         if seconds:
-            stored = {keys[pk]: html for pk, html in fresh.items() if pk in keys}
+            stored = {keys[pk]: html for pk, html in fresh.items()}
             sharedcache.set_many("floor", stored, 2 * seconds)
         parts.update(fresh)
     ordered = [mark_safe(parts[pk]) for pk, _ in versions if pk in parts]

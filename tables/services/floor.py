@@ -19,6 +19,7 @@ from tables.guards import (
     require_table_open,
 )
 from tables.models import (
+    TPPP_REGISTRATION_FIELDS,
     ButtonOffer,
     Game,
     GameEndReason,
@@ -175,8 +176,10 @@ def _as_record(values: dict[str, Any]) -> dict[str, Any]:
     return {**values, "date_of_birth": date_of_birth.isoformat() if date_of_birth else None}
 
 
-TPPP_FIELDS = ("business_name", "badge_number", "badge_expires_on")
-TPPP_TEXT_LIMITS = {"business_name": 200, "badge_number": 64}
+TPPP_TEXT_LIMITS = {
+    name: TPPPRegistration._meta.get_field(name).max_length
+    for name in ("business_name", "badge_number")
+}
 
 
 def _registration(values: dict[str, Any]) -> dict[str, Any]:
@@ -214,7 +217,7 @@ def update_tppp_registration(*, player_id: int, by, changes: dict[str, Any]) -> 
     it replaced). A renewed badge counts from that moment: the TPPP is seated again while it
     is valid (``seat_player``); an expiry set in the past is recorded too (a correction),
     and the TPPP is then refused a seat."""
-    unknown = set(changes) - set(TPPP_FIELDS)
+    unknown = set(changes) - set(TPPP_REGISTRATION_FIELDS)
     if unknown:
         name = sorted(unknown)[0]
         raise RuleError(
@@ -235,13 +238,13 @@ def update_tppp_registration(*, player_id: int, by, changes: dict[str, Any]) -> 
                 f"{player.name} is not a TPPP player: there is no registration to change",
                 rule=Rule.TPPP_REGISTERED,
             )
-        recorded = {name: getattr(registration, name) for name in TPPP_FIELDS}
+        recorded = {name: getattr(registration, name) for name in TPPP_REGISTRATION_FIELDS}
         registered = _registration({**recorded, **changes})
         if registered == recorded:
             return registration
         for name, value in registered.items():
             setattr(registration, name, value)
-        registration.save(update_fields=list(TPPP_FIELDS))
+        registration.save(update_fields=list(TPPP_REGISTRATION_FIELDS))
         TPPPRegistrationChange.objects.create(
             registration=registration,
             changed_at=now(),

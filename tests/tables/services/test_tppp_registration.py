@@ -10,7 +10,12 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from cardroom.errors import Rule, RuleError
-from tables.models import Player, TPPPRegistration, TPPPRegistrationChange
+from tables.models import (
+    TPPP_REGISTRATION_FIELDS,
+    Player,
+    TPPPRegistration,
+    TPPPRegistrationChange,
+)
 from tables.services import floor
 from tests.builders.factories import PlayerFactory
 from tests.builders.floor import bring_chips, give_button, open_floor, start_round
@@ -34,7 +39,7 @@ def tppp(clock) -> Player:
 
 def recorded(player: Player) -> dict:
     registration = TPPPRegistration.objects.get(player=player)
-    return {name: getattr(registration, name) for name in floor.TPPP_FIELDS}
+    return {name: getattr(registration, name) for name in TPPP_REGISTRATION_FIELDS}
 
 
 @pytest.mark.parametrize(
