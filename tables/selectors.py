@@ -11,12 +11,29 @@ first) act on it, so the floor and the services can never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import date, datetime, timedelta
+from functools import cache
+from types import SimpleNamespace
+from typing import Any, NamedTuple
 
-from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.db import DEFAULT_DB_ALIAS, connection, models
+from django.db.models import (
+    BigIntegerField,
+    Count,
+    Exists,
+    ExpressionWrapper,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Coalesce
 
 from cardroom.clock import now
 from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State, StateError
@@ -34,6 +51,7 @@ from tables.models import (
     OfferRound,
     OfferRoundStatus,
     Player,
+    PlayerIdentificationChange,
     Round,
     SeatHold,
     Seating,
@@ -220,7 +238,10 @@ class ButtonState:
     offer_round: OfferRound | None  # the offers for the next hand, or for the hand in play
     seated: list[Seating]
     policy: RotationPolicy
-    history: list[BankedHand] = field(default_factory=list)
+    history: list[BankedHand] = field(default_factory=list)  # the table's latest (a game open)
+    latest: LatestRound | None = None  # the table's latest round (a game open)
+    # With ``button_state(moment=...)``: the open game's hands in the rotation window before it.
+    window_history: list[BankedHand] | None = None
     next_offer: NextOffer | None = None  # set when offering the button is allowed
     keeper: Seating | None = None  # set when the last player-dealer may keep the button
 
@@ -355,17 +376,266 @@ def _next_offer(
     return NextOffer(start_seat, tuple(passed), None)
 
 
-def button_state(table: Table) -> ButtonState:
-    """Where the button stands at ``table`` and what may happen next (seven queries).
+class LatestRound(NamedTuple):
+    """A table's latest round, as the next one needs it: its number and its deck."""
 
-    A service calls it under the table's lock and acts on it; a page calls it to show it.
-    """
-    policy = table_options.rotation_policy(table_options.snapshot(table))
+    number: int
+    deck: str
+
+
+@dataclass(frozen=True)
+class ButtonReads:
+    """Everything ``button_state`` decides on, as read from the database."""
+
+    seated: list[Seating]
+    game: Game | None  # the open game
+    last_game: Game | None = None  # with no game open: the table's latest game
+    # With a game open:
+    active_round: Round | None = None  # with its player-dealer
+    offer_round: OfferRound | None = None  # the game's latest, unless its hand was played
+    history: list[BankedHand] = field(default_factory=list)  # the table's latest hands
+    last: BankedHand | None = None  # the open game's latest hand
+    latest: LatestRound | None = None  # the table's latest round
+    window: list[BankedHand] | None = None  # with ``since``: the game's hands started after it
+
+
+def _read_with_orm(table: Table, since: datetime | None) -> ButtonReads:
+    """``ButtonReads`` through the ORM, seven queries (eight with ``since``): the reader on
+    databases other than PostgreSQL, and the reference the one-statement reader is proved
+    against."""
     sitting = seated(table)
     game = open_game(table)
+    if game is None:
+        last_game = Game.objects.filter(table=table).order_by("-opened_at", "-id").first()
+        return ButtonReads(sitting, None, last_game=last_game)
+    rows = Round.objects.filter(table=table).order_by("-number")
+    rows = list(rows.values_list(*BANKED_HAND_FIELDS, "number", "deck")[:HISTORY_HANDS])[::-1]
+    last = Round.objects.filter(game=game).order_by("-number").first()
+    return ButtonReads(
+        sitting,
+        game,
+        active_round=active_round(table),
+        offer_round=_offer_round_for_next_hand(game),
+        history=[BankedHand(*row[:-2]) for row in rows],
+        last=None if last is None else last.banked_hand(),
+        latest=LatestRound(*rows[-1][-2:]) if rows else None,
+        window=None if since is None else game_history_since(game, since),
+    )
+
+
+# A named hot-path reader (plain SQL, PostgreSQL): what ``_read_with_orm`` reads, in one
+# statement instead of seven or eight, each part a JSON column (rows as ``to_json`` gives
+# them, turned into the instances the ORM would load, related ones cached and the offers
+# prefetched as the ORM does). Proved to read exactly what the ORM reads, over the button's
+# states, by tests/tables/selectors/test_button_reads.py.
+#
+# The hands are the table's HISTORY_HANDS latest and, with ``since``, the open game's hands
+# started after it (each flagged): the table's latest round is the last of them, and, as a
+# table's rounds are numbered in order and a table has one open game at a time, the open
+# game's latest hand is that round when it belongs to the game.
+_BUTTON_SQL = """WITH g AS (
+    SELECT * FROM {game} WHERE "table_id" = %(table)s AND "ended_at" IS NULL
+    ORDER BY "opened_at", "id" LIMIT 1
+), o AS (
+    SELECT * FROM {offer_round} WHERE "game_id" = (SELECT "id" FROM g)
+    ORDER BY "started_at" DESC, "id" DESC LIMIT 1
+)
+SELECT
+    (SELECT json_agg(json_build_array(to_json(s), to_json(p)) ORDER BY s."seat")
+       FROM {seating} s JOIN {player} p ON p."id" = s."player_id"
+      WHERE s."table_id" = %(table)s AND s."left_at" IS NULL),
+    (SELECT to_json(g) FROM g),
+    (SELECT to_json(x) FROM {game} x WHERE x."table_id" = %(table)s
+      ORDER BY x."opened_at" DESC, x."id" DESC LIMIT 1),
+    (SELECT json_build_array(to_json(r), to_json(p))
+       FROM {round} r JOIN {player} p ON p."id" = r."player_dealer_id"
+      WHERE r."table_id" = %(table)s AND r."state" IN ({active}) ORDER BY r."number" LIMIT 1),
+    (SELECT json_build_array(to_json(o), to_json(u), r."id", r."state", (
+            SELECT json_agg(json_build_array(to_json(b), to_json(p), to_json(f), to_json(a))
+                            ORDER BY b."offered_at", b."id")
+              FROM {offer} b JOIN {player} p ON p."id" = b."player_id"
+              JOIN {user} f ON f."id" = b."offered_by_id"
+              LEFT JOIN {user} a ON a."id" = b."answered_by_id"
+             WHERE b."offer_round_id" = o."id"))
+       FROM o JOIN {user} u ON u."id" = o."started_by_id"
+       LEFT JOIN {round} r ON r."offer_round_id" = o."id"),
+    (SELECT json_agg(json_build_array(
+                h."id", h."game_id", h."started_at", h."player_dealer_seat", h."player_dealer_id",
+                h."player_dealer_is_tppp", h."tppps_seated", h."number", h."deck",
+                h."game_id" = (SELECT "id" FROM g) AND h."started_at" > %(since)s
+            ) ORDER BY h."number")
+       FROM {round} h
+      WHERE h."table_id" = %(table)s AND (
+            h."number" > COALESCE((SELECT n."number" FROM {round} n WHERE n."table_id" = %(table)s
+                                   ORDER BY n."number" DESC OFFSET {hands} LIMIT 1), 0)
+            OR (h."game_id" = (SELECT "id" FROM g) AND h."started_at" > %(since)s)))
+"""
+
+
+def json_row_loader(model: type[models.Model]) -> Callable[[dict], Any]:
+    """``model``'s rows as ``to_json`` gives them (keyed by column, times as ISO text, JSON
+    columns parsed) into the instances the ORM loads."""
+    columns = []
+    for column in model._meta.concrete_fields:
+        if isinstance(column, models.DateTimeField):
+            convert = datetime.fromisoformat
+        elif isinstance(column, models.DateField):
+            convert = date.fromisoformat
+        elif isinstance(column, _AS_JSON_GIVES):
+            convert = None
+        else:
+            convert = column.to_python
+        columns.append((column.column, convert))
+
+    def load(row: dict) -> models.Model:
+        values = [
+            row[name] if convert is None or row[name] is None else convert(row[name])
+            for name, convert in columns
+        ]
+        return model.from_db(DEFAULT_DB_ALIAS, None, values)
+
+    return load
+
+
+_AS_JSON_GIVES = (
+    models.BooleanField,
+    models.CharField,
+    models.ForeignKey,
+    models.IntegerField,
+    models.JSONField,
+    models.TextField,
+)
+
+
+@cache
+def _one_statement() -> tuple[str, SimpleNamespace]:
+    """The statement and its row loaders (built once, the models being ready)."""
+    user = ButtonOffer._meta.get_field("offered_by").related_model
+    sql = _BUTTON_SQL.format(
+        **{
+            name: f'"{model._meta.db_table}"'
+            for name, model in [
+                ("game", Game),
+                ("offer_round", OfferRound),
+                ("seating", Seating),
+                ("player", Player),
+                ("round", Round),
+                ("offer", ButtonOffer),
+                ("user", user),
+            ]
+        },
+        active=", ".join(f"'{state.value}'" for state in ACTIVE_ROUND_STATES),
+        hands=HISTORY_HANDS,
+    )
+    loaders = SimpleNamespace(
+        seating=json_row_loader(Seating),
+        player=json_row_loader(Player),
+        game=json_row_loader(Game),
+        round=json_row_loader(Round),
+        offer_round=json_row_loader(OfferRound),
+        offer=json_row_loader(ButtonOffer),
+        user=json_row_loader(user),
+    )
+    return sql, loaders
+
+
+def _cache(instance: models.Model, name: str, related: models.Model | None) -> None:
+    """``instance.name`` set as ``select_related`` sets it (no query when read)."""
+    instance._meta.get_field(name).set_cached_value(instance, related)
+
+
+def _read_in_one_statement(table: Table, since: datetime | None) -> ButtonReads:
+    sql, load = _one_statement()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"table": table.pk, "since": since})
+        seated_rows, game_row, last_game_row, active_row, offer_row, hand_rows = cursor.fetchone()
+    sitting = []
+    for seating_row, player_row in seated_rows or ():
+        seating = load.seating(seating_row)
+        _cache(seating, "player", load.player(player_row))
+        sitting.append(seating)
+    if game_row is None:
+        last_game = None if last_game_row is None else load.game(last_game_row)
+        return ButtonReads(sitting, None, last_game=last_game)
+    game = load.game(game_row)
+    active = None
+    if active_row is not None:
+        active = load.round(active_row[0])
+        _cache(active, "player_dealer", load.player(active_row[1]))
+    hands = [
+        (BankedHand(row[0], row[1], datetime.fromisoformat(row[2]), *row[3:7]), row[7:])
+        for row in hand_rows or ()
+    ]
+    history = [hand for hand, _ in hands[-HISTORY_HANDS:]]
+    return ButtonReads(
+        sitting,
+        game,
+        active_round=active,
+        offer_round=_loaded_offer_round(offer_row, active, load),
+        history=history,
+        last=history[-1] if history and history[-1].game_id == game.pk else None,
+        latest=LatestRound(*hands[-1][1][:2]) if hands else None,
+        window=None if since is None else [hand for hand, (*_, within) in hands if within],
+    )
+
+
+def _loaded_offer_round(
+    row: list | None, active: Round | None, load: SimpleNamespace
+) -> OfferRound | None:
+    """The open game's latest offer round with its starter, hand and offers (each with its
+    player and staff), as ``_offer_round_for_next_hand`` reads it: None if its hand was
+    played."""
+    if row is None:
+        return None
+    offer_round_row, started_by_row, played_id, played_state, offer_rows = row
+    if played_id is not None and played_state not in ACTIVE_ROUND_STATES:
+        return None
+    offer_round = load.offer_round(offer_round_row)
+    _cache(offer_round, "started_by", load.user(started_by_row))
+    played = None
+    if played_id is not None:  # in play: the table's round in play (only one at a time)
+        if active is not None and active.pk == played_id:
+            played = active
+        else:  # a safeguard: the offer round's hand in play is the table's round in play
+            played = Round.objects.get(pk=played_id)
+        _cache(played, "offer_round", offer_round)
+    _cache(offer_round, "round", played)
+    offers = []
+    for offer_row, player_row, offered_by_row, answered_by_row in offer_rows or ():
+        offer = load.offer(offer_row)
+        _cache(offer, "player", load.player(player_row))
+        _cache(offer, "offered_by", load.user(offered_by_row))
+        answered_by = None if answered_by_row is None else load.user(answered_by_row)
+        _cache(offer, "answered_by", answered_by)
+        _cache(offer, "offer_round", offer_round)
+        offers.append(offer)
+    prefetched = offer_round.offers.get_queryset()
+    prefetched._result_cache = offers
+    prefetched._prefetch_done = True
+    offer_round._prefetched_objects_cache = {"offers": prefetched}
+    return offer_round
+
+
+def button_state(table: Table, *, moment: datetime | None = None) -> ButtonState:
+    """Where the button stands at ``table`` and what may happen next: one statement on
+    PostgreSQL, seven queries elsewhere.
+
+    A service calls it under the table's lock and acts on it; a page calls it to show it.
+    ``moment``: a hand would start then, so the open game's hands within the rotation window
+    before it are read too (``window_history``: the 40-minute rule).
+    """
+    policy = table_options.rotation_policy(table_options.snapshot(table))
+    window = policy.window
+    since = None if moment is None or window is None else moment - window
+    read = _read_in_one_statement if connection.vendor == "postgresql" else _read_with_orm
+    return _decided(table, policy, read(table, since))
+
+
+def _decided(table: Table, policy: RotationPolicy, reads: ButtonReads) -> ButtonState:
+    sitting, game = reads.seated, reads.game
     common = {"table": table, "seated": sitting, "policy": policy}
     if game is None:
-        last = Game.objects.filter(table=table).order_by("-opened_at", "-id").first()
+        last = reads.last_game
         if last is not None and last.end_reason == GameEndReason.ROTATION_WINDOW:
             status = f"the game ended: {last.end_detail}; a floor supervisor may open a new game"
             return ButtonState(
@@ -376,9 +646,11 @@ def button_state(table: Table) -> ButtonState:
             state=State.NO_GAME, status="no game is open: a floor supervisor opens one",
             game=None, active_round=None, offer_round=None, **common,
         )  # fmt: skip
-    active = active_round(table)
-    offer_round = _offer_round_for_next_hand(game)
-    context = {**common, "game": game, "active_round": active, "offer_round": offer_round}
+    active, offer_round, history = reads.active_round, reads.offer_round, reads.history
+    context = {
+        **common, "game": game, "active_round": active, "offer_round": offer_round,
+        "history": history, "latest": reads.latest, "window_history": reads.window,
+    }  # fmt: skip
     if active is not None:
         status = (
             f"round {active.number} is {active.get_state_display().lower()}; "
@@ -400,11 +672,10 @@ def button_state(table: Table) -> ButtonState:
             f"seat {pending.seat} is being offered the player-dealer position; record the answer"
         )
         return ButtonState(state=State.OFFER_PENDING, status=status, **context)
-    history = banked_history(table)
-    last = Round.objects.filter(game=game).order_by("-number").first()
-    start = offers_start_at(last.player_dealer_seat if last else None, game.first_offer_seat)
+    last = reads.last
+    start = offers_start_at(last.seat if last else None, game.first_offer_seat)
     next_offer = _next_offer(offer_round, start, sitting, history, policy)
-    context.update(history=history, next_offer=next_offer)
+    context["next_offer"] = next_offer
     if offer_round is not None and offer_round.status == OfferRoundStatus.OPEN:
         status = "offer the button to the next seat clockwise"
         return ButtonState(state=State.OFFERING, status=status, **context)
@@ -417,7 +688,7 @@ def button_state(table: Table) -> ButtonState:
     if offer_round is not None:  # cancelled: an acceptance no longer valid, or its player left
         status = f"the last offer round was cancelled ({offer_round.detail}); {status}"
     kept = keeper(
-        None if last is None else last.banked_hand(),
+        last,
         [_as_player(s) for s in sitting],
         history,
         policy,
@@ -760,38 +1031,152 @@ class BoardStakes:
     has_list: bool = False
     waiting: tuple[str, ...] = ()  # board names, in list order
     calls: tuple[BoardCall, ...] = ()
+    # When the clock alone next changes the list (a call's answer-by, a call-in's lapse):
+    # a board drawn before then is stale from then on.
+    changes_at: datetime | None = None
 
     @property
     def label(self) -> str:
         return dollar_range(self.minimum_cents, self.maximum_cents)
 
 
-def table_board(*, moment: datetime | None = None) -> list[BoardStakes]:
-    """What the room's table board shows, by stakes: the open tables (seated players, open
-    seats, game running), each list's players in order by their board names, and who is
-    being called to which seat. A fixed number of queries whatever the size (the lists'
-    own, then one for the tables)."""
-    moment = moment or now()
-    views = waitlist_views(moment=moment, seats=False)
-    tables = (
+@dataclass(frozen=True)
+class BoardRoom:
+    """The board's first read (``board_room``): the open tables in the board's order, as it
+    shows them (with their ids and stakes); and the change markers of what it reads next.
+
+    ``lists``: the sum, over the lists, of the id of each list's last event (in the order a
+    list is replayed: time, then id) and of its last policy change. Every write of a list
+    holds the list's lock and records an event (at or after the list's last in time) or a
+    policy change, so every write committed raises the sum, even when two lists' writes
+    commit out of id order; a new list comes with its first policy change. ``names``: the
+    last correction of a player's identification (the board shows the players' names).
+    Both None when no table is open (they are read along with the tables): the board is
+    then drawn every time. What they miss (a name changed in the admin, two corrections
+    committed out of id order) the board's slice of time bounds (``console.views.board``).
+    """
+
+    # (id, name, minimum, maximum, players seated, game open)
+    tables: tuple[tuple[int, str, int, int, int, bool], ...] = ()
+    lists: int | None = None
+    names: int | None = None
+
+    @property
+    def version(self) -> tuple | None:
+        """Equal as long as nothing the board shows has changed but the clock; None when
+        unknown."""
+        if self.lists is None:
+            return None
+        return (self.tables, self.lists, self.names)
+
+
+def _last_id(model, *order: str) -> Subquery:
+    """The id of the last ``model`` row (in ``order``) of the outer query's list."""
+    rows = model.objects.filter(waitlist=OuterRef("pk")).order_by(*order).values("pk")
+    return Subquery(rows[:1])
+
+
+def _board_room_query() -> QuerySet:
+    """The open tables (id, name, stakes, players seated, game open) in the board's order,
+    each row with the lists' and the names' change markers (``BoardRoom``)."""
+    big = BigIntegerField()
+    marks = Waitlist.objects.order_by().annotate(
+        mark=ExpressionWrapper(
+            # In the index of a list's events (list, time, id): read from its end.
+            Coalesce(_last_id(WaitlistEvent, "-at", "-id"), 0)
+            + Coalesce(_last_id(WaitlistPolicyChange, "-id"), 0),
+            output_field=big,
+        ),
+        everything=Value(1),
+    )
+    seated = (
+        Seating.objects.filter(table=OuterRef("pk"), left_at__isnull=True)
+        .order_by()
+        .values("table")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return (
         Table.objects.filter(closed_at__isnull=True)
         .annotate(
-            seated_count=Count("seatings", filter=Q(seatings__left_at__isnull=True), distinct=True),
-            open_games=Count("games", filter=Q(games__ended_at__isnull=True), distinct=True),
+            seated_count=Coalesce(Subquery(seated), 0),
+            game_open=Exists(Game.objects.filter(table=OuterRef("pk"), ended_at__isnull=True)),
+            lists_mark=Coalesce(
+                Subquery(marks.values("everything").annotate(sum=Sum("mark")).values("sum")),
+                0,
+                output_field=big,
+            ),
+            names_mark=Coalesce(
+                Subquery(PlayerIdentificationChange.objects.order_by("-pk").values("pk")[:1]),
+                0,
+                output_field=big,
+            ),
         )
         .order_by("minimum_cents", "maximum_cents", "name")
+        .values_list(
+            "pk",
+            "name",
+            "minimum_cents",
+            "maximum_cents",
+            "seated_count",
+            "game_open",
+            "lists_mark",
+            "names_mark",
+        )
     )
+
+
+@cache
+def _board_room_statement(alias: str, vendor: str) -> tuple[str, tuple]:
+    """``board_room``'s statement as the ORM writes it, written once per database: at 250
+    tables building and compiling it cost more than the database takes to answer it."""
+    return _board_room_query().query.get_compiler(using=alias).as_sql()
+
+
+def board_room() -> BoardRoom:
+    """The open tables as the board shows them and the lists' and names' change markers
+    (``BoardRoom``): one statement, each table's players and open game read in the partial
+    indexes of the seats taken and the games open, the markers at the ends of indexes."""
+    sql, params = _board_room_statement(connection.alias, connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    if not rows:
+        return BoardRoom()
+    tables = tuple(
+        (pk, name, minimum, maximum, seated, bool(game_open))
+        for pk, name, minimum, maximum, seated, game_open, _, _ in rows
+    )
+    return BoardRoom(tables=tables, lists=int(rows[0][-2]), names=int(rows[0][-1]))
+
+
+def _changes_at(view: ListView) -> datetime | None:
+    deadlines = [
+        moment
+        for entry in view.now.entries
+        for moment in (entry.call.answer_by if entry.call else None, entry.lapses_at(view.policy))
+        if moment is not None
+    ]
+    return min(deadlines, default=None)
+
+
+def table_board(
+    *, moment: datetime | None = None, room: BoardRoom | None = None
+) -> list[BoardStakes]:
+    """What the room's table board shows, by stakes: the open tables (seated players, open
+    seats, game running), each list's players in order by their board names, and who is
+    being called to which seat. A fixed number of queries whatever the size: the tables
+    (``room``, read here unless given: read before the lists, so the board is never older
+    than the room's markers), then the lists' own."""
+    moment = moment or now()
+    room = room if room is not None else board_room()
+    views = waitlist_views(moment=moment, seats=False)
     by_stakes: dict[tuple[int, int], list[BoardTable]] = {}
     names: dict[int, str] = {}
-    for table in tables:
-        names[table.pk] = table.name
-        by_stakes.setdefault((table.minimum_cents, table.maximum_cents), []).append(
-            BoardTable(
-                name=table.name,
-                seated=table.seated_count,
-                open_seats=max(len(SEATS) - table.seated_count, 0),
-                game_open=table.open_games > 0,
-            )
+    for pk, name, minimum, maximum, seated, game_open in room.tables:
+        names[pk] = name
+        by_stakes.setdefault((minimum, maximum), []).append(
+            BoardTable(name, seated, max(len(SEATS) - seated, 0), game_open)
         )
     lists = {(v.waitlist.minimum_cents, v.waitlist.maximum_cents): v for v in views}
     board = []
@@ -815,6 +1200,7 @@ def table_board(*, moment: datetime | None = None) -> list[BoardStakes]:
                     for e in entries
                     if e.call is not None
                 ),
+                changes_at=_changes_at(view) if view else None,
             )
         )
     return board

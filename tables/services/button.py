@@ -13,10 +13,12 @@ commits with the caller's transaction, and the caller answers the refusal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from cardroom.clock import now
 from cardroom.errors import Refused, Rule, State, StateError
@@ -30,6 +32,7 @@ from tables.models import (
     Seating,
     Table,
 )
+from tables.rules.deck import next_deck
 from tables.rules.rotation import (
     SeatedPlayer,
     consecutive_hands,
@@ -37,12 +40,7 @@ from tables.rules.rotation import (
     tppp_excess,
     window_shortfall,
 )
-from tables.selectors import (
-    NO_PLAYER_DEALER_STATUS,
-    banked_history,
-    button_state,
-    game_history_since,
-)
+from tables.selectors import NO_PLAYER_DEALER_STATUS, button_state, json_row_loader
 
 from .floor import end_game
 from .locks import lock_table
@@ -61,7 +59,7 @@ def offer_button(*, table_id: int, by) -> ButtonOffer | Refused:
         moment = now()
         offer_round = button.offer_round
         if offer_round is None or offer_round.status != OfferRoundStatus.OPEN:
-            offer_round = OfferRound.objects.create(
+            offer_round = OfferRound(
                 table=table,
                 game=button.game,
                 start_seat=plan.start_seat,
@@ -71,7 +69,7 @@ def offer_button(*, table_id: int, by) -> ButtonOffer | Refused:
             )
 
         def offer(seating: Seating, **answer) -> ButtonOffer:
-            return ButtonOffer.objects.create(
+            return ButtonOffer(
                 offer_round=offer_round,
                 seat=seating.seat,
                 player_id=seating.player_id,
@@ -81,10 +79,15 @@ def offer_button(*, table_id: int, by) -> ButtonOffer | Refused:
                 **answer,
             )
 
-        for seating, breach in plan.passed_over:
+        offers = [
             offer(seating, answer=OfferAnswer.INELIGIBLE, answered_at=moment, reason=str(breach))
+            for seating, breach in plan.passed_over
+        ]
         if plan.seating is not None:
-            return offer(plan.seating)
+            offers.append(offer(plan.seating))
+        _record(offer_round, offers)
+        if plan.seating is not None:
+            return offers[-1]
         offer_round.status = OfferRoundStatus.EXHAUSTED
         offer_round.closed_at = moment
         offer_round.detail = NO_PLAYER_DEALER_STATUS
@@ -99,6 +102,12 @@ def offer_button(*, table_id: int, by) -> ButtonOffer | Refused:
 def answer_offer(*, table_id: int, offer_id: int, accept: bool, by) -> ButtonOffer:
     with transaction.atomic():
         table = lock_table(table_id)
+        moment = now()
+        if connection.vendor == "postgresql":
+            answered = _answer_in_one_statement(table, offer_id, accept, by, moment)
+            if answered is not None:
+                return answered
+        # Elsewhere, or refused (the same reads and words on PostgreSQL: nothing was written).
         offer = (
             ButtonOffer.objects.select_related("offer_round")
             .filter(offer_round__table=table, pk=offer_id)
@@ -119,7 +128,6 @@ def answer_offer(*, table_id: int, offer_id: int, accept: bool, by) -> ButtonOff
                 state=State.OFFER_ANSWERED,
                 rule=Rule.OFFER_ROUND,
             )
-        moment = now()
         offer.answered_at = moment
         offer.answered_by = by
         offer.answer = OfferAnswer.ACCEPTED if accept else OfferAnswer.DECLINED
@@ -143,7 +151,7 @@ def keep_button(*, table_id: int, by) -> ButtonOffer:
         button = button_state(table)
         seating = button.require_keeper()
         moment = now()
-        offer_round = OfferRound.objects.create(
+        offer_round = OfferRound(
             table=table,
             game=button.game,
             start_seat=seating.seat,
@@ -154,7 +162,7 @@ def keep_button(*, table_id: int, by) -> ButtonOffer:
             closed_at=moment,
             detail=KEPT,
         )
-        return ButtonOffer.objects.create(
+        kept = ButtonOffer(
             offer_round=offer_round,
             seat=seating.seat,
             player_id=seating.player_id,
@@ -166,6 +174,8 @@ def keep_button(*, table_id: int, by) -> ButtonOffer:
             answered_by=by,
             reason=KEPT,
         )
+        _record(offer_round, [kept])
+        return kept
 
 
 @dataclass(frozen=True)
@@ -177,6 +187,8 @@ class PlayerDealer:
     seating: Seating
     consecutive_count: int  # hands in a row banked, this one too
     tppps_seated: int
+    number: int  # the hand's number at the table (the table's latest round's, plus one)
+    deck: str  # the hand's deck (decks alternate hand by hand)
 
 
 def take_position(table: Table, *, by, moment: datetime) -> PlayerDealer | Refused:
@@ -185,9 +197,11 @@ def take_position(table: Table, *, by, moment: datetime) -> PlayerDealer | Refus
 
     The rules are checked again now: an acceptance they no longer allow (the options
     changed, a TPPP sat down) is cancelled, and a start the 40-minute rule forbids ends the
-    game; both are recorded and answered as ``Refused``.
+    game; both are recorded and answered as ``Refused``. What they need (the table's latest
+    hands, the game's hands in the window, the latest round's number and deck) comes with
+    the button's one read.
     """
-    button = button_state(table)
+    button = button_state(table, moment=moment)
     accepted = button.require_start()
     offer_round = button.offer_round
     seating = next(
@@ -200,7 +214,7 @@ def take_position(table: Table, *, by, moment: datetime) -> PlayerDealer | Refus
             state=State.NO_PLAYER_DEALER,
             rule=Rule.OFFER_ROUND,
         )
-    history = banked_history(table)
+    history = button.history
     candidate = SeatedPlayer(seating.seat, seating.player_id, seating.is_tppp)
     tppps = sum(1 for s in button.seated if s.is_tppp)
     breach = ineligibility(candidate, history, button.policy) or tppp_excess(tppps, button.policy)
@@ -216,15 +230,10 @@ def take_position(table: Table, *, by, moment: datetime) -> PlayerDealer | Refus
                 rule=breach.rule,
             )
         )
-    window = button.policy.window
-    if window is not None:
+    if button.policy.window is not None:
         game = button.game
         shortfall = window_shortfall(
-            game.opened_at,
-            moment,
-            game_history_since(game, moment - window),
-            candidate,
-            button.policy,
+            game.opened_at, moment, button.window_history, candidate, button.policy
         )
         if shortfall is not None:
             detail = str(shortfall)
@@ -238,10 +247,132 @@ def take_position(table: Table, *, by, moment: datetime) -> PlayerDealer | Refus
                     rule=Rule.WINDOW,
                 )
             )
+    latest = button.latest
     return PlayerDealer(
         game=button.game,
         offer_round=offer_round,
         seating=seating,
         consecutive_count=consecutive_hands(history, seating.player_id) + 1,
         tppps_seated=tppps,
+        number=1 if latest is None else latest.number + 1,
+        deck=next_deck(None if latest is None else latest.deck),
     )
+
+
+# --- The writes in one statement (PostgreSQL) ---------------------------------------------
+
+
+def _record(offer_round: OfferRound, offers: list[ButtonOffer]) -> None:
+    """Insert ``offers``, with ``offer_round`` first if it is new (not yet saved)."""
+    if connection.vendor == "postgresql" and offers:
+        _insert_in_one_statement(offer_round, offers)
+        return
+    if offer_round.pk is None:
+        offer_round.save(force_insert=True)
+    for offer in offers:
+        offer.save(force_insert=True)
+
+
+def _inserted(model) -> tuple[str, list]:
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(f'"{f.column}"' for f in fields)
+    return f'INSERT INTO "{model._meta.db_table}" ({columns})', fields
+
+
+def _values(obj, fields, params: list, literal: dict[str, str] | None = None) -> str:
+    """``obj``'s values for ``fields`` as an insert's row (added to ``params``): the ORM's."""
+    marks = []
+    for f in fields:
+        if literal and f.attname in literal:
+            marks.append(literal[f.attname])
+            continue
+        marks.append("%s")
+        params.append(f.get_db_prep_save(f.pre_save(obj, True), connection))
+    return f"({', '.join(marks)})"
+
+
+# A named hot-path writer (plain SQL, PostgreSQL): a new offer round and its offers inserted
+# by one statement instead of one each (the round's id reaches the offers through the
+# statement's ``WITH``), writing exactly the rows the ORM's inserts write (proved by
+# tests/tables/services/test_button_statements.py).
+def _insert_in_one_statement(offer_round: OfferRound, offers: list[ButtonOffer]) -> None:
+    params: list = []
+    sql = ""
+    new = offer_round.pk is None
+    if new:
+        insert, fields = _inserted(OfferRound)
+        sql = f'WITH r AS ({insert} VALUES {_values(offer_round, fields, params)} RETURNING "id") '
+    insert, fields = _inserted(ButtonOffer)
+    literal = {"offer_round_id": '(SELECT "id" FROM r)'} if new else None
+    rows = ", ".join(_values(offer, fields, params, literal) for offer in offers)
+    with connection.cursor() as cursor:
+        cursor.execute(f'{sql}{insert} VALUES {rows} RETURNING "id", "offer_round_id"', params)
+        returned = cursor.fetchall()
+    for obj in (offer_round, *offers) if new else offers:
+        obj._state.adding = False
+        obj._state.db = connection.alias
+    if new:
+        offer_round.pk = returned[0][1]
+    for offer, (pk, _) in zip(offers, returned, strict=True):
+        offer.pk = pk
+        offer.offer_round = offer_round  # its id, as the ORM sets it when saving
+
+
+# A named hot-path writer (plain SQL, PostgreSQL): an answer and, with an acceptance, the
+# offer round's close, by one statement instead of a read and two updates; only when the
+# offer may be answered (pending, in an open offer round at the table): otherwise nothing is
+# written and the ORM's reads give the refusal. Proved to write and answer what the ORM does
+# by tests/tables/services/test_button_statements.py.
+_ANSWER_SQL = """WITH answered AS (
+    UPDATE {offer} AS b
+       SET "answer" = %(answer)s, "answered_at" = %(at)s, "answered_by_id" = %(by)s
+      FROM {offer_round} AS r
+     WHERE b."id" = %(offer)s AND b."answer" = %(pending)s AND r."id" = b."offer_round_id"
+       AND r."table_id" = %(table)s AND r."status" = %(open)s
+    RETURNING b.*
+), closed AS (
+    UPDATE {offer_round}
+       SET "status" = %(accepted)s, "closed_at" = %(at)s
+     WHERE %(accept)s AND "id" = (SELECT "offer_round_id" FROM answered)
+    RETURNING *
+)
+SELECT to_json(answered), COALESCE(
+    (SELECT to_json(closed) FROM closed),
+    (SELECT to_json(r) FROM {offer_round} r WHERE r."id" = answered."offer_round_id")
+) FROM answered
+"""
+
+
+@cache
+def _answering() -> tuple[str, Callable, Callable]:
+    sql = _ANSWER_SQL.format(
+        offer=f'"{ButtonOffer._meta.db_table}"', offer_round=f'"{OfferRound._meta.db_table}"'
+    )
+    return sql, json_row_loader(ButtonOffer), json_row_loader(OfferRound)
+
+
+def _answer_in_one_statement(
+    table: Table, offer_id: int, accept: bool, by, moment: datetime
+) -> ButtonOffer | None:
+    """The offer answered, or None (nothing written) if it may not be."""
+    sql, load_offer, load_offer_round = _answering()
+    params = {
+        "answer": (OfferAnswer.ACCEPTED if accept else OfferAnswer.DECLINED).value,
+        "at": moment,
+        "by": None if by is None else by.pk,
+        "offer": offer_id,
+        "pending": OfferAnswer.PENDING.value,
+        "table": table.pk,
+        "open": OfferRoundStatus.OPEN.value,
+        "accepted": OfferRoundStatus.ACCEPTED.value,
+        "accept": accept,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    offer = load_offer(row[0])
+    offer.offer_round = load_offer_round(row[1])
+    offer.answered_by = by
+    return offer

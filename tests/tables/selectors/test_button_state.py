@@ -9,6 +9,7 @@ Its cost is pinned: the same number of queries whatever the table's history.
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 
 from cardroom.errors import Rule, State
 from rounds import services as rounds
@@ -177,8 +178,9 @@ def test_the_button_state_costs_the_same_whatever_the_history(
     for hand in range(hands):
         bank_and_play(f, 1 + hand % 4)
     f.table.refresh_from_db()
-    # game, seated, round in play, offer round and its offers, history, last round, policy
-    with django_assert_num_queries(7):
+    # One statement on PostgreSQL; elsewhere the ORM's game, seated, round in play, offer
+    # round and its offers, history, last round
+    with django_assert_num_queries(1 if connection.vendor == "postgresql" else 7):
         said = button_state(f.table)
     assert said.state is State.OFFER_NEEDED and said.keeper_seat == 1 + (hands - 1) % 4
 
