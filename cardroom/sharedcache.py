@@ -32,3 +32,13 @@ def set_many(alias: str, values: Mapping[str, object], timeout: float) -> None:
         caches[alias].set_many(dict(values), timeout)
     except UNAVAILABLE as error:
         log.warning("cache %s unavailable, nothing stored: %s", alias, error)
+
+
+def get(alias: str, key: str) -> object | None:
+    """The value kept under ``key``, or None (nothing kept, or the cache unavailable)."""
+    return get_many(alias, [key]).get(key)
+
+
+def put(alias: str, key: str, value: object, timeout: float) -> None:
+    """Keep ``value`` under ``key`` for ``timeout`` seconds (nothing kept if unavailable)."""
+    set_many(alias, {key: value}, timeout)

@@ -3,22 +3,45 @@ stakes, each list's players in order by their board names ("Maria G.", never a f
 nothing about money but the stakes) and who is being called to which seat.
 
 No sign-in: the board is shown only at ``/board/<CARDROOM_BOARD_TOKEN>/``; with the setting
-empty the board is off, and any other token is a 404 (compared in constant time).
+empty the board is off, and any other token is a 404 (compared in constant time), checked on
+every request before anything is read.
+
+The panel (polled by every screen every ``REFRESH_SECONDS``) is drawn once per change and
+shared by every screen and server process through the ``floor`` cache
+(``CONSOLE_FLOOR_CACHE_SECONDS``, at most the poll; 0 draws it on every request). It is kept
+under the room's version (``tables.selectors.board_room``: the open tables as the board shows
+them and the lists' and names' change markers, one statement) and a poll-long slice of time,
+and no longer than the next moment the clock alone changes a list (a call's answer-by, a
+call-in's lapse). The server's clock (the countdowns' start, the refreshed-at stamp) is
+written into the panel as it is served, never kept.
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
+from datetime import datetime
 
 from django.conf import settings
-from django.http import Http404
+from django.db import connection
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.template.defaultfilters import date as date_format
+from django.template.defaultfilters import time as time_format
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.timezone import template_localtime
 from django.views.decorators.http import require_GET
 
+from cardroom import sharedcache
 from cardroom.clock import now
 from tables import selectors as floor_selectors
 
 REFRESH_SECONDS = 5
+# Where the moment the panel is served goes, filled in for each request. Text the database
+# keeps never holds a NUL, so no name on the board can be taken for either.
+SERVER_NOW = "\x00server-now\x00"
+REFRESHED = "\x00refreshed\x00"
 
 
 def _check(token: str) -> None:
@@ -27,24 +50,72 @@ def _check(token: str) -> None:
         raise Http404("no such board")
 
 
-def _context(token: str) -> dict:
+def _seconds() -> int:
+    """How long a drawn panel is shared: the floor cache's slice, at most the board's poll."""
+    return min(getattr(settings, "CONSOLE_FLOOR_CACHE_SECONDS", 0) or 0, REFRESH_SECONDS)
+
+
+def _key(version: tuple, slice_: int) -> str:
+    """The panel of this room at this version, in this slice of time. The database (host,
+    port and name) keeps two rooms sharing one cache apart."""
+    db = connection.settings_dict
+    room = (db.get("HOST"), db.get("PORT"), db["NAME"])
+    digest = hashlib.sha256(repr((room, version)).encode()).hexdigest()
+    return f"board:{db['NAME']}:{slice_}:{digest}"
+
+
+def _draw(moment: datetime, room=None) -> tuple[str, datetime | None]:
+    """The panel as it is at ``moment`` (its server clock left to fill in), and when the clock
+    alone next changes it (None: not before something is written)."""
+    stakes = floor_selectors.table_board(moment=moment, room=room)
+    context = {"stakes": stakes, "server_now": SERVER_NOW, "refreshed": REFRESHED}
+    changes = [s.changes_at for s in stakes if s.changes_at is not None]
+    return render_to_string("board/_board.html", context), min(changes, default=None)
+
+
+def _shared(moment: datetime, seconds: int) -> str:
+    """The panel from the shared cache, drawn and kept there when it is not (or no longer)."""
+    room = floor_selectors.board_room()  # before the lists: the panel is never older than it
+    version = room.version
+    if version is None:
+        return _draw(moment, room)[0]
+    at = moment.timestamp()
+    slice_ = int(at) // seconds
+    key = _key(version, slice_)
+    kept = sharedcache.get("floor", key)
+    if kept is not None:
+        html, until = kept
+        if at < until:
+            return html
+    html, changes_at = _draw(moment, room)
+    until = (slice_ + 1) * seconds
+    if changes_at is not None:
+        until = min(until, changes_at.timestamp())
+    if at < until:
+        sharedcache.put("floor", key, (html, until), 2 * seconds)
+    return html
+
+
+def panel_html() -> str:
+    """The board's changing part as it is now, with the server's clock of this request."""
     moment = now()
-    return {
-        "stakes": floor_selectors.table_board(moment=moment),
-        "moment": moment,
-        "token": token,
-        "refresh": REFRESH_SECONDS,
-    }
+    seconds = _seconds()
+    html = _shared(moment, seconds) if seconds else _draw(moment)[0]
+    local = template_localtime(moment)
+    return html.replace(SERVER_NOW, date_format(local, "c")).replace(
+        REFRESHED, time_format(local, "H:i:s")
+    )
 
 
 @require_GET
 def board(request, token: str):
     _check(token)
-    return render(request, "board/board.html", _context(token))
+    context = {"panel": mark_safe(panel_html()), "token": token, "refresh": REFRESH_SECONDS}
+    return render(request, "board/board.html", context)
 
 
 @require_GET
 def board_panel(request, token: str):
     """The board's changing part, polled by htmx every few seconds."""
     _check(token)
-    return render(request, "board/_board.html", _context(token))
+    return HttpResponse(panel_html())
