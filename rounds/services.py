@@ -1,7 +1,8 @@
 """The round lifecycle (docs/rules.md §2-§7): one service function per step of a hand.
 
-Each step locks the table (then reads the round), checks the state, moves it, and records
-who and when, in one transaction. A hand starts when the floor's button gives it a
+Each step locks the table and reads the round with what the step needs of it (one statement
+on PostgreSQL: ``wagers.services.wagering.lock_round_state``), checks the state, moves it,
+and records who and when, in one transaction. A hand starts when the floor's button gives it a
 player-dealer (``tables.services.button.take_position``), with the collection schedule in
 force frozen (``fees``); "no more bets" assesses the fees; decisions place the Plays; the
 settlement runs the money rules (``wagers``); a void returns every wager and fee. Cards
@@ -15,8 +16,6 @@ import random
 from collections.abc import Mapping, Sequence
 
 from django.db import connection, transaction
-from django.db.models import CharField, OuterRef, Subquery, Value
-from django.db.models.functions import Cast, Concat
 
 from cardroom.clock import now
 from cardroom.errors import Refused, Rule, RuleError, State, StateError
@@ -27,14 +26,14 @@ from tables.models import DealMode, Hand, HandDecision, Round, RoundTransition
 from tables.rules.cards import ensure_distinct, format_cards, parse_card, parse_cards
 from tables.rules.decisions import STREET_ORDER, Action, Decision, DecisionRecord, Street
 from tables.rules.deck import deal as deal_cards
-from tables.rules.deck import next_deck, shuffled_deck
+from tables.rules.deck import shuffled_deck
 from tables.rules.hands import evaluate
 from tables.services.button import take_position
-from tables.services.locks import lock_round, lock_table
+from tables.services.locks import lock_table
 from wagers.rules.resolution import dealer_qualifies, hand_result
 from wagers.services.settlement import return_round_money, settle_round_money
 from wagers.services.theo import record_theo
-from wagers.services.wagering import place_plays
+from wagers.services.wagering import RoundState, lock_round_state, place_plays
 
 from .selectors import STREET_OF_STATE
 
@@ -98,13 +97,12 @@ def start_round(*, table_id: int, by) -> Round | Refused:
             return taken
         fees = fee_assessment.fix_schedule(table, moment)
         options = table_options.snapshot(table)
-        last = Round.objects.filter(table=table).order_by("-number").only("number", "deck").first()
         seating = taken.seating
         round_ = Round.objects.create(
             table=table,
             game=taken.game,
-            number=(last.number + 1) if last else 1,
-            deck=next_deck(last.deck if last else None),
+            number=taken.number,
+            deck=taken.deck,
             state=State.WAGERING,
             offer_round=taken.offer_round,
             player_dealer_id=seating.player_id,
@@ -128,13 +126,14 @@ def close_wagering(*, round_id: int, by) -> Round:
     """ "No more bets": nothing is made, increased or withdrawn after this.
 
     The hand's collection fees are assessed and posted to the drop here, before the deal
-    (docs/rules.md §9.4), and the hand's theo is stored (§13.5); one read of the wagers
-    serves the checks, the fees and the theo.
+    (docs/rules.md §9.4), and the hand's theo is stored (§13.5); the wagers, read with the
+    lock in its statement, serve the checks, the fees and the theo.
     """
     with transaction.atomic():
-        _, round_ = lock_round(round_id)
+        state = lock_round_state(round_id, bets=True, bank=True, also=fee_assessment.AT_CLOSE)
+        round_ = state.round
         require_state(round_, State.WAGERING, action='call "no more bets"')
-        wagers = fee_assessment.wagers_at_close(round_)
+        wagers = fee_assessment.wagers_at_close(state)
         if wagers.bank_account_id is None:
             raise StateError(
                 'the player-dealer has not posted the bank; it is posted before "no more bets"',
@@ -198,9 +197,9 @@ def deal(
 ) -> Round:
     """Deal the hole cards: by the RNG (deck stored) or from the dealer's card entry."""
     with transaction.atomic():
-        _, round_ = lock_round(round_id)
+        state = lock_round_state(round_id)
+        round_, hands = state.round, state.hands
         require_state(round_, State.NO_MORE_BETS, action="deal")
-        hands = list(round_.hands.order_by("seat"))
         if round_.deal_mode == DealMode.RNG:
             if entry is not None:
                 raise RuleError(
@@ -221,26 +220,18 @@ def deal(
         return _move(round_, State.PREFLOP, by, fields=["shuffled_deck", "dealer_hole"])
 
 
-def _records(round_: Round) -> list[tuple[Hand, DecisionRecord]]:
-    """The round's hands by seat, each with its decisions as the rules see them, in one query:
-    a hand decides at most once a street (a database constraint), so each street's decision
-    is a column, and the streets' order is the order they were made in."""
-    made = {
-        street: HandDecision.objects.filter(hand=OuterRef("pk"), street=street.value)
-        .annotate(made=Concat("action", Value(":"), Cast("multiple", CharField())))
-        .values("made")[:1]
-        for street in STREET_ORDER
-    }
-    hands = round_.hands.annotate(
-        **{f"made_{street.value}": Subquery(query) for street, query in made.items()}
-    ).order_by("seat")
+def _records(state: RoundState) -> list[tuple[Hand, DecisionRecord]]:
+    """The round's hands by seat, each with its decisions as the rules see them (read with
+    the lock, ``lock_round_state(decisions=True)``): a hand decides at most once a street (a
+    database constraint), and the streets' order is the order they were made in."""
     records = []
-    for hand in hands:
-        decisions = []
-        for street in STREET_ORDER:
-            if decided := getattr(hand, f"made_{street.value}"):
-                action, multiple = decided.split(":")
-                decisions.append(Decision(street, Action(action), int(multiple)))
+    for hand in state.hands:
+        made = {decision.street: decision for decision in state.decisions.get(hand.pk, ())}
+        decisions = [
+            Decision(street, Action(made[street.value].action), made[street.value].multiple)
+            for street in STREET_ORDER
+            if street.value in made
+        ]
         records.append((hand, DecisionRecord(tuple(decisions))))
     return records
 
@@ -261,10 +252,11 @@ def decide_street(
     transaction.
     """
     with transaction.atomic():
-        _, round_ = lock_round(round_id)
+        state = lock_round_state(round_id, decisions=True, bets=True, accounts=True)
+        round_ = state.round
         require_state(round_, State.PREFLOP, State.FLOP, State.RIVER, action="decide")
         street = STREET_OF_STATE[State(round_.state)]
-        records = {hand.seat: (hand, record) for hand, record in _records(round_)}
+        records = {hand.seat: (hand, record) for hand, record in _records(state)}
         moment = now()
         created, plays = [], []
         for index, (seat, action, multiple) in enumerate(decisions):
@@ -299,7 +291,7 @@ def decide_street(
             if decision.action is Action.PLAY:
                 plays.append((hand, multiple))
         if plays:
-            place_plays(round_, plays, by=by)
+            place_plays(state, plays, by=by)
         return HandDecision.objects.bulk_create(created)
 
 
@@ -357,9 +349,10 @@ def _reveal(
 
 def reveal_flop(*, round_id: int, by, cards: Sequence[str] | None = None) -> Round:
     with transaction.atomic():
-        _, round_ = lock_round(round_id)
+        state = lock_round_state(round_id, decisions=True)
+        round_ = state.round
         require_state(round_, State.PREFLOP, action="show the flop")
-        records = _records(round_)
+        records = _records(state)
         _require_decided(round_, Street.PREFLOP, records)
         round_.board = _reveal(round_, cards, 3, [hand for hand, _ in records])
         return _move(round_, State.FLOP, by, fields=["board"])
@@ -367,9 +360,10 @@ def reveal_flop(*, round_id: int, by, cards: Sequence[str] | None = None) -> Rou
 
 def reveal_turn_and_river(*, round_id: int, by, cards: Sequence[str] | None = None) -> Round:
     with transaction.atomic():
-        _, round_ = lock_round(round_id)
+        state = lock_round_state(round_id, decisions=True)
+        round_ = state.round
         require_state(round_, State.FLOP, action="show the turn and river")
-        records = _records(round_)
+        records = _records(state)
         _require_decided(round_, Street.FLOP, records)
         round_.board = _reveal(round_, cards, 2, [hand for hand, _ in records])
         return _move(round_, State.RIVER, by, fields=["board"])
@@ -378,9 +372,10 @@ def reveal_turn_and_river(*, round_id: int, by, cards: Sequence[str] | None = No
 def showdown(*, round_id: int, by) -> Round:
     """Show the player-dealer's hand and resolve every hand with the rules core."""
     with transaction.atomic():
-        _, round_ = lock_round(round_id)
+        state = lock_round_state(round_id, decisions=True)
+        round_ = state.round
         require_state(round_, State.RIVER, action="go to the showdown")
-        records = _records(round_)
+        records = _records(state)
         _require_decided(round_, Street.RIVER, records)
         board = [parse_card(c) for c in round_.board]
         dealer = evaluate([*(parse_card(c) for c in round_.dealer_hole), *board])
@@ -398,10 +393,11 @@ def showdown(*, round_id: int, by) -> Round:
 
 def settle(*, round_id: int, by) -> Round:
     with transaction.atomic():
-        _, round_ = lock_round(round_id)
+        state = lock_round_state(round_id, decisions=True, bets=True, bank=True, accounts=True)
+        round_ = state.round
         require_state(round_, State.SHOWDOWN, action="settle")
-        folded = {hand.seat for hand, record in _records(round_) if record.folded}
-        settle_round_money(round_, folded, by=by)
+        folded = {hand.seat for hand, record in _records(state) if record.folded}
+        settle_round_money(state, folded, by=by)
         return _move(round_, State.SETTLED, by)
 
 
@@ -410,7 +406,10 @@ def void_round(*, round_id: int, by, reason: str) -> Round:
     if not reason or not reason.strip():
         raise RuleError("say why the round is void", rule=Rule.VOID_REASON, field="reason")
     with transaction.atomic():
-        _, round_ = lock_round(round_id)
+        state = lock_round_state(
+            round_id, bets=True, bank=True, accounts=True, also=fee_assessment.AT_VOID
+        )
+        round_ = state.round
         require_state(
             round_,
             State.WAGERING,
@@ -422,6 +421,6 @@ def void_round(*, round_id: int, by, reason: str) -> Round:
             action="void the round",
         )
         round_.void_reason = reason.strip()
-        return_round_money(round_, by=by)
-        fee_assessment.return_fees(round_, by=by)  # a misdeal's fees go back to the payers
+        return_round_money(state, by=by)
+        fee_assessment.return_fees(state, by=by)  # a misdeal's fees go back to the payers
         return _move(round_, State.VOIDED, by, fields=["void_reason"])

@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import JSONField, Subquery
-
 from cardroom.errors import Rule, RuleError, State, StateError
 from cardroom.money import dollar_range, dollars
-from fees.models import FeeLine, PayerKind, RoundFeeSchedule
+from fees.models import FeeLine, FeeWaiver, PayerKind, RoundFeeSchedule
 from fees.rules.assessment import Wagered, assess, shortfalls
 from fees.rules.schedule import SQUARES
 from fees.selectors import engine_schedule, snapshot_in_force
 from tables.models import Round
-from wagers.models import Account, AccountKind, Bet, PlayerDealerBank, TransactionKind
+from tables.services.locks import Read
+from wagers.models import Account, AccountKind, TransactionKind
 from wagers.rules.postings import Role, fee_legs, reversed_legs
 from wagers.services.ledger import Posting, drop_account, legs_of, post_all
+from wagers.services.wagering import RoundState
 
 
 def fix_schedule(table, moment) -> dict | None:
@@ -57,7 +57,8 @@ def freeze_schedule(round_: Round, snapshot: dict | None) -> None:
 
 @dataclass(frozen=True)
 class WagersAtClose:
-    """What "no more bets" reads in one query: the bets, the bank, the drop, the schedule."""
+    """What "no more bets" reads with the table's lock: the bets, the bank, the drop, the
+    schedule."""
 
     bets: list[dict]
     bank_account_id: int | None
@@ -66,51 +67,54 @@ class WagersAtClose:
     schedule: dict | None = None  # the round's frozen fee schedule; None: no fees
 
 
-def wagers_at_close(round_: Round) -> WagersAtClose:
-    """Every bet of the round with its bettor's chips, plus the bank, the drop account and
-    the frozen fee schedule.
+# What "no more bets" reads for the fees besides the round's money, in the lock's statement
+# (``wagers.services.wagering.lock_round_state(also=AT_CLOSE)``): the frozen schedule
+# (written when the hand starts) and the table's drop account (opened by the first fee),
+# both written under the table's lock.
+AT_CLOSE = {
+    "fee_schedule": Read(
+        f'(SELECT to_json("schedule") FROM "{RoundFeeSchedule._meta.db_table}" '
+        'WHERE "round_id" = "r"."id")',
+        lambda round_: (
+            RoundFeeSchedule.objects.filter(round_id=round_.pk)
+            .values_list("schedule", flat=True)
+            .first()
+        ),
+    ),
+    "drop_account_id": Read(
+        f'(SELECT "id" FROM "{Account._meta.db_table}" '
+        f'WHERE "kind" = \'{AccountKind.DROP.value}\' AND "table_id" = "r"."table_id")',
+        lambda round_: (
+            Account.objects.filter(kind=AccountKind.DROP, table_id=round_.table_id)
+            .values_list("pk", flat=True)
+            .first()
+        ),
+    ),
+}
 
-    One query: the bank, the drop account and the schedule come as scalar subqueries on
-    each row. With no bet, the bank is read separately (only on that refusal path).
-    """
-    bank = PlayerDealerBank.objects.filter(round_id=round_.pk)
-    frozen = RoundFeeSchedule.objects.filter(round_id=round_.pk).values("schedule")[:1]
-    rows = list(
-        Bet.objects.filter(hand__round_id=round_.pk)
-        .annotate(
-            bank_account_id=Subquery(bank.values("account_id")[:1]),
-            bank_balance=Subquery(bank.values("account__balance_cents")[:1]),
-            drop_account_id=Subquery(
-                Account.objects.filter(kind=AccountKind.DROP, table_id=round_.table_id).values(
-                    "pk"
-                )[:1]
-            ),
-            fee_schedule=Subquery(frozen, output_field=JSONField()),
-        )
-        .values(
-            "hand__seat",
-            "bettor",
-            "player_id",
-            "account_id",
-            "account__balance_cents",
-            *(f"{square}_cents" for square in SQUARES),
-            "bank_account_id",
-            "bank_balance",
-            "drop_account_id",
-            "fee_schedule",
-        )
-        .order_by("hand__seat", "bettor")
-    )
-    if not rows:
-        banked = bank.values_list("account_id", "account__balance_cents").first()
-        return WagersAtClose([], *(banked or (None, None)), None)
-    first = rows[0]
+
+def wagers_at_close(state: RoundState) -> WagersAtClose:
+    """Every bet of the round with its bettor's chips, plus the bank, the drop account and
+    the frozen fee schedule, as read with the table's lock (``lock_round_state(bets=True,
+    bank=True, also=AT_CLOSE)``): no query of its own."""
+    bank = state.bank
+    rows = [
+        {
+            "hand__seat": bet.hand.seat,
+            "bettor": bet.bettor,
+            "player_id": bet.player_id,
+            "account_id": bet.account_id,
+            "account__balance_cents": bet.account.balance_cents,
+            **{f"{square}_cents": getattr(bet, f"{square}_cents") for square in SQUARES},
+        }
+        for bet in state.bets  # by seat and bettor
+    ]
     return WagersAtClose(
         rows,
-        first["bank_account_id"],
-        first["bank_balance"],
-        first["drop_account_id"],
-        first["fee_schedule"],
+        bank.account_id if bank else None,
+        bank.account.balance_cents if bank else None,
+        state.also["drop_account_id"] if rows else None,
+        state.also["fee_schedule"] if rows else None,
     )
 
 
@@ -195,16 +199,33 @@ def collect(round_: Round, wagers: WagersAtClose, *, by) -> list[FeeLine]:
     )
 
 
-def return_fees(round_: Round, *, by) -> None:
-    """A voided hand: each fee not already waived goes back to its payer by a reversal."""
-    lines = list(
-        FeeLine.objects.filter(round_id=round_.pk, waiver__isnull=True).values(
-            "account_id", "amount_cents", "transaction_id", "seat", "square"
-        )
-    )
+# What a void reads for the fees, in the lock's statement (``lock_round_state(also=AT_VOID)``):
+# the fee lines not waived (written at "no more bets", waived by a supervisor, both under
+# the table's lock), in their order, and the drop they were posted to.
+_RETURNED = ("account_id", "amount_cents", "transaction_id", "seat", "square")
+AT_VOID = {
+    "fee_lines": Read(
+        "(SELECT json_agg(json_build_object("
+        + ", ".join(f'\'{name}\', "l"."{name}"' for name in _RETURNED)
+        + f') ORDER BY "l"."order") FROM "{FeeLine._meta.db_table}" AS "l" '
+        'WHERE "l"."round_id" = "r"."id" AND NOT EXISTS (SELECT 1 FROM '
+        f'"{FeeWaiver._meta.db_table}" AS "w" WHERE "w"."fee_line_id" = "l"."id"))',
+        lambda round_: list(
+            FeeLine.objects.filter(round_id=round_.pk, waiver__isnull=True).values(*_RETURNED)
+        ),
+        lambda lines: lines or [],
+    ),
+    "drop_account_id": AT_CLOSE["drop_account_id"],
+}
+
+
+def return_fees(state: RoundState, *, by) -> None:
+    """A voided hand: each fee not already waived goes back to its payer by a reversal (the
+    lines and the drop as read with the table's lock, ``lock_round_state(also=AT_VOID)``)."""
+    round_, lines = state.round, state.also["fee_lines"]
     if not lines:
         return
-    drop = drop_account(round_.table)
+    drop = Account(pk=state.also["drop_account_id"] or drop_account(round_.table).pk)
     post_all(
         [
             Posting(

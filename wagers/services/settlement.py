@@ -11,7 +11,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 from tables import options as table_options
-from tables.models import Round
 from tables.rules.cards import parse_card
 from wagers.models import Bet, PlayerDealerBank, SettlementLine, TransactionKind
 from wagers.rules.postings import (
@@ -24,7 +23,8 @@ from wagers.rules.postings import (
 from wagers.rules.showdown import SeatHand, play_out
 from wagers.rules.wagers import Stakes
 
-from .ledger import Posting, legs_of, post_all, round_accounts
+from .ledger import Posting, legs_of, post_all
+from .wagering import RoundState, round_accounts_of
 
 
 def _stakes(bet: Bet) -> Stakes:
@@ -41,15 +41,14 @@ def _cards(codes) -> tuple:
     return tuple(parse_card(code) for code in codes)
 
 
-def settle_round_money(round_: Round, folded_seats: set[int], *, by) -> list[SettlementLine]:
-    bank = PlayerDealerBank.objects.select_related("account").get(round=round_)
-    bets = list(
-        Bet.objects.filter(hand__round=round_)
-        .select_related("hand", "account")
-        .order_by("hand__seat", "bettor")
-    )
+def settle_round_money(state: RoundState, folded_seats: set[int], *, by) -> list[SettlementLine]:
+    """Settle the round ``state`` holds: its bets (by seat and bettor) and bank as read with
+    the lock (``lock_round_state``)."""
+    round_, bank = state.round, state.bank
+    if bank is None:
+        raise PlayerDealerBank.DoesNotExist("PlayerDealerBank matching query does not exist.")
     by_seat: dict[int, list[Bet]] = {}
-    for bet in bets:
+    for bet in state.bets:
         by_seat.setdefault(bet.hand.seat, []).append(bet)
     seats = [
         SeatHand(
@@ -70,7 +69,7 @@ def settle_round_money(round_: Round, folded_seats: set[int], *, by) -> list[Set
         table_options.game_options(round_.options),
     )
     settlement = outcome.settlement
-    wagers_account, bank_account = round_accounts(round_)
+    wagers_account, bank_account = round_accounts_of(state)
     accounts = {
         Role.ROUND_WAGERS: wagers_account,
         Role.ROUND_BANK: bank_account,
@@ -132,9 +131,11 @@ def settle_round_money(round_: Round, folded_seats: set[int], *, by) -> list[Set
     return lines
 
 
-def return_round_money(round_: Round, *, by) -> None:
-    """A void round: every wager back to its bettor, the bank back to the player-dealer."""
-    wagers_account, bank_account = round_accounts(round_)
+def return_round_money(state: RoundState, *, by) -> None:
+    """A void round: every wager back to its bettor, the bank back to the player-dealer
+    (the round's money as read with the lock, ``lock_round_state``)."""
+    round_ = state.round
+    wagers_account, bank_account = round_accounts_of(state)
     postings = [
         Posting(
             TransactionKind.VOID_RETURN,
@@ -145,10 +146,10 @@ def return_round_money(round_: Round, *, by) -> None:
             round_id=round_.pk,
             memo=f"seat {bet.hand.seat} bettor {bet.bettor}",
         )
-        for bet in Bet.objects.filter(hand__round=round_).select_related("hand", "account")
+        for bet in state.bets  # by seat and bettor, the order of ``Bet``'s own
         if bet.total
     ]
-    bank = PlayerDealerBank.objects.filter(round=round_).select_related("account").first()
+    bank = state.bank
     if bank is not None:
         postings.append(
             Posting(

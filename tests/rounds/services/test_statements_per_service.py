@@ -90,20 +90,20 @@ def fee_table(staff, seats: int):
 # lock is one statement (an UPDATE bumping its version); "no more bets" posts the fees; each
 # decision with a Play posts it.
 PINNED = {
-    "offer": 10,
-    "answer": 4,
-    "start_round": 13,
-    "post_bank": 9,
-    "place_bets": 10,
-    "close_wagering": 7,
-    "deal": 5,
-    "decide preflop": 8,
-    "reveal_flop": 4,
-    "decide flop": 8,
-    "reveal_turn_and_river": 4,
-    "decide river": 8,
-    "showdown": 5,
-    "settle": 10,
+    "offer": 3,
+    "answer": 2,
+    "start_round": 6,
+    "post_bank": 4,
+    "place_bets": 4,
+    "close_wagering": 5,
+    "deal": 3,
+    "decide preflop": 4,
+    "reveal_flop": 2,
+    "decide flop": 4,
+    "reveal_turn_and_river": 2,
+    "decide river": 4,
+    "showdown": 3,
+    "settle": 5,
 }
 
 
@@ -112,4 +112,4 @@ def test_each_round_service_sends_a_pinned_number_of_statements(staff, clock, se
     mt = fee_table(staff, seated)
     play_counted(mt, clock)  # the table's first round
     assert play_counted(mt, clock) == PINNED
-    assert sum(PINNED.values()) == 105
+    assert sum(PINNED.values()) == 51
