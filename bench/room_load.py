@@ -9,11 +9,17 @@ thread of this process:
   the minute (4.2 rounds/s in all). A round is the floor's sequence (``floor_rounds.py``),
   one request per action, ``--gap`` (2 s) apart as a dealer keys them: the button offer
   (one in five declined, then the next seat accepts) and its answer, start, the
-  player-dealer's bank, each hand's Ante and Blind (a Trips now and then: the API takes one
-  bettor per call), no more bets (the collection fees are taken there), the RNG deal, each
-  hand's decision street by street (random: a Play or a check, a fold at the river; one
-  hand per call), the flop, the turn and river, the showdown and the settlement. A round
-  started is always played to its settlement, even past the deadline.
+  player-dealer's bank, the hands' Ante and Blind (a Trips now and then) in one call
+  (``wagers/batch/``), no more bets (the collection fees are taken there), the RNG deal,
+  each street's decisions in one call (``decisions/street/``; random: a Play or a check, a
+  fold at the river), the flop, the turn and river, the showdown and the settlement. Every
+  action says ``Prefer: return=minimal`` (docs/api.md): the answer is the round's id and
+  state (the offer's id, seat and answer), not the round read back in full; the tablet
+  knows the player-dealer's seat from the offer accepted and the Play sizes from the
+  table's options. ``--one-by-one``: one bettor's wagers and one hand's decision per call
+  (``wagers/``, ``decisions/``), as the API was first driven; ``--full-answers``: no
+  ``Prefer``, every answer in full. A round started is always played to its settlement,
+  even past the deadline.
 - ``--viewers`` (60) **floor-map screens** signed in as a floor supervisor (one sign-in
   through the real sign-in page, CSRF and django-axes; every screen then sends its session
   cookie: a request costs the same whoever's session it reads). Each loads the floor map
@@ -50,7 +56,8 @@ open table in it, and their cost grows with them::
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardroom_room
     .venv/bin/python bench/room_load.py --prepare --tables 250      # once (about a minute)
     .venv/bin/python bench/room_load.py --serve \\
-        [--tables 250] [--viewers 60] [--boards 4] [--minutes 3] [--workers 5] [--port 8765]
+        [--tables 250] [--viewers 60] [--boards 4] [--minutes 3] [--workers 5] [--port 8765] \\
+        [--one-by-one] [--full-answers]
 
 Bounded: ``--minutes`` (3, at most 10); after it no round starts and the screens stop
 polling; the rounds in play are played to their settlement (without the pauses a minute after
@@ -119,9 +126,10 @@ FLOP = [("play", 2), ("check", 0)]
 RIVER = [("play", 1), ("fold", 0)]
 TABLE_OPTIONS = {"minimum_cents": 500, "maximum_cents": 50_000, "chip_unit_cents": 100}
 DEALER_KINDS = (
-    "offer", "answer", "start", "bank", "bets", "no_more_bets", "deal", "decide",
-    "reveal_flop", "reveal_turn_river", "showdown", "settle", "void",
+    "offer", "answer", "start", "bank", "bets", "bets_batch", "no_more_bets", "deal", "decide",
+    "decide_street", "reveal_flop", "reveal_turn_river", "showdown", "settle", "void",
 )  # fmt: skip
+MINIMAL = {"Prefer": "return=minimal"}  # RFC 7240: the answer without the round read back
 VIEWER_KINDS = ("floor map", "floor map page", "board", "board page")
 
 
@@ -249,7 +257,10 @@ def step_reset(tables: int) -> dict:
                     bought += 1
             first = seats[index % len(seats)]
             floor.open_game_at(table_id=table.pk, first_offer_seat=first, by=supervisor)
-        out.append({"id": table.pk, "name": table.name, "seats": seats})
+        out.append({
+            "id": table.pk, "name": table.name, "seats": seats,
+            "preflop_multiples": list(table.preflop_multiples),
+        })  # fmt: skip
     tokens = get_token_model().objects
     tokens.filter(user__in=[dealer, supervisor]).delete()
     dealer_tokens = [tokens.create(user=dealer)[1] for _ in rows]
@@ -556,11 +567,18 @@ class Tablet:
     offset: float
     gap: float
     rng: random.Random
+    one_by_one: bool = False  # one bettor's wagers, one hand's decision per call
+    full_answers: bool = False  # no Prefer: return=minimal
     round_id: int | None = None  # the round in play
     count: int = 0  # its requests so far
 
+    @property
+    def prefer(self) -> dict[str, str]:
+        return {} if self.full_answers else MINIMAL
+
     def act(self, kind: str, path: str, body=None, pause: bool = True) -> bytes:
-        answer = self.dealer.call(kind, "POST", path, body if body is not None else {})
+        sent = body if body is not None else {}
+        answer = self.dealer.call(kind, "POST", path, sent, headers=self.prefer)
         self.count += 1
         if pause:
             self.run.pause(self.gap)
@@ -588,12 +606,13 @@ class Tablet:
             with contextlib.suppress(Failed):
                 self.supervisor.call(
                     "void", "POST", f"/api/rounds/{self.round_id}/void/",
-                    {"reason": "room benchmark: an action failed"},
+                    {"reason": "room benchmark: an action failed"}, headers=self.prefer,
                 )  # fmt: skip
 
-    def find_player_dealer(self) -> None:
+    def find_player_dealer(self) -> int:
         """The button offered clockwise: the first offer declined one time in five, the next
-        one accepted (an offer round never runs out of seats)."""
+        one accepted (an offer round never runs out of seats). Answers the seat accepting:
+        the round's player-dealer."""
         table_id = self.table["id"]
         accept = self.rng.random() >= DECLINE_CHANCE
         while True:
@@ -601,24 +620,29 @@ class Tablet:
             answer = f"/api/tables/{table_id}/button/offers/{offer['id']}/answer/"
             self.act("answer", answer, {"accept": accept})
             if accept:
-                return
+                return offer["seat"]
             accept = True
 
     def play_round(self) -> None:
         self.round_id = None
         self.count = 0
-        self.find_player_dealer()
+        banker = self.find_player_dealer()
         round_ = json.loads(self.act("start", f"/api/tables/{self.table['id']}/rounds/"))
         self.round_id = round_["id"]
         self.run.started.append(self.round_id)
         base = f"/api/rounds/{self.round_id}/"
-        multiples = round_["options"]["preflop_multiples"]
+        multiples = self.table["preflop_multiples"]  # the table's options, frozen at the start
         self.act("bank", base + "bank/", {"amount": BANK})
-        live = [seat for seat in self.table["seats"] if seat != round_["player_dealer"]["seat"]]
+        live = [seat for seat in self.table["seats"] if seat != banker]
+        wagers = []
         for seat in live:
             trips = TRIPS if self.rng.random() < TRIPS_CHANCE else 0
-            wager = {"seat": seat, "ante": ANTE, "blind": ANTE, "trips": trips}
-            self.act("bets", base + "wagers/", wager)
+            wagers.append({"seat": seat, "ante": ANTE, "blind": ANTE, "trips": trips})
+        if self.one_by_one:
+            for wager in wagers:
+                self.act("bets", base + "wagers/", wager)
+        else:
+            self.act("bets_batch", base + "wagers/batch/", {"bets": wagers})
         self.act("no_more_bets", base + "no-more-bets/")
         self.act("deal", base + "deal/")
         preflop = [("play", max(multiples)), ("play", min(multiples)), ("check", 0), ("check", 0)]
@@ -629,9 +653,12 @@ class Tablet:
         ]
         for choices, reveal, path in streets:
             decisions = [(seat, *self.rng.choice(choices)) for seat in live]
-            for seat, action, multiple in decisions:
-                decision = {"seat": seat, "action": action, "multiple": multiple}
-                self.act("decide", base + "decisions/", decision)
+            street = [{"seat": s, "action": a, "multiple": m} for s, a, m in decisions]
+            if self.one_by_one:
+                for decision in street:
+                    self.act("decide", base + "decisions/", decision)
+            elif street:  # every hand has played or folded: nothing to decide
+                self.act("decide_street", base + "decisions/street/", {"decisions": street})
             live = [seat for seat, action, _ in decisions if action == "check"]
             self.act(reveal, base + path)
         self.act("settle", base + "settle/", pause=False)
@@ -664,9 +691,11 @@ KIND_OF_PATH = [
     (re.compile(r"^/api/tables/\d+/rounds/$"), "start"),
     (re.compile(r"^/api/rounds/\d+/bank/$"), "bank"),
     (re.compile(r"^/api/rounds/\d+/wagers/$"), "bets"),
+    (re.compile(r"^/api/rounds/\d+/wagers/batch/$"), "bets_batch"),
     (re.compile(r"^/api/rounds/\d+/no-more-bets/$"), "no_more_bets"),
     (re.compile(r"^/api/rounds/\d+/deal/$"), "deal"),
     (re.compile(r"^/api/rounds/\d+/decisions/$"), "decide"),
+    (re.compile(r"^/api/rounds/\d+/decisions/street/$"), "decide_street"),
     (re.compile(r"^/api/rounds/\d+/flop/$"), "reveal_flop"),
     (re.compile(r"^/api/rounds/\d+/turn-river/$"), "reveal_turn_river"),
     (re.compile(r"^/api/rounds/\d+/showdown/$"), "showdown"),
@@ -886,6 +915,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--prepare", action="store_true")
     parser.add_argument("--serve", action="store_true")
+    parser.add_argument(
+        "--one-by-one",
+        action="store_true",
+        help="one bettor's wagers and one hand's decision a call (not the round's wagers in "
+        "one call and a street's decisions in one call)",
+    )
+    parser.add_argument(
+        "--full-answers",
+        action="store_true",
+        help="no 'Prefer: return=minimal': every action answered with the round in full",
+    )
     args = parser.parse_args()
     if not 0 < args.minutes <= MAX_MINUTES:
         parser.error(f"--minutes must be above 0 and at most {MAX_MINUTES}")
@@ -949,7 +989,8 @@ def main() -> None:
             tablet = Tablet(
                 run, table, Caller(run, {"Authorization": f"Bearer {token}"}), supervisor,
                 offset=ROUND_SECONDS * index / args.tables, gap=args.gap,
-                rng=random.Random(rng.getrandbits(64)),
+                rng=random.Random(rng.getrandbits(64)), one_by_one=args.one_by_one,
+                full_answers=args.full_answers,
             )  # fmt: skip
             threads.append(threading.Thread(target=tablet.loop, name=table["name"], daemon=True))
         for index in range(args.viewers):
@@ -1011,6 +1052,13 @@ def main() -> None:
     print(f"room load benchmark: {args.tables} tables ({len(floor['tables'][0]['seats'])} "
           f"patrons each), {args.viewers} floor-map screens, {args.boards} boards, "
           f"{args.minutes:g} min, dealer gap {args.gap:g} s, seed {args.seed}")  # fmt: skip
+    calls = (
+        "one bettor's wagers, one hand's decision a call"
+        if args.one_by_one
+        else "the round's wagers in one call, a street's decisions in one call"
+    )
+    answers = "in full" if args.full_answers else "minimal (Prefer: return=minimal)"
+    print(f"tablets: {calls}, answers {answers}")
     server_line = f"gunicorn {args.workers} {kind} workers" if args.serve else "an external server"
     print(f"server: {server_line}, DEBUG off, {info.get('postgres', 'PostgreSQL')}, "
           f"database connections {'persistent' if persistent else 'one per request'} "

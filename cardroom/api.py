@@ -18,6 +18,13 @@ Every error answers one body, whatever raised it::
 
 A write carrying an ``Idempotency-Key`` header is applied once: a repeat with the same key
 and the same request replays the first answer; with another request it answers 422.
+
+A write that offers it (``write_answer``, ``write_schema(..., minimal=...)``) honours
+``Prefer: return=minimal`` (RFC 7240): the same status code with a small body built from what
+the service returned, without reading the row back, and ``Preference-Applied:
+return=minimal``; without the preference (or with ``return=representation``) the full answer.
+A minimal answer stored under an ``Idempotency-Key`` replays as that minimal answer, with
+``Preference-Applied``, whatever the repeat prefers.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ import functools
 import hashlib
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -35,8 +42,9 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import QuerySet
 from django.http import Http404
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer
 from rest_framework import exceptions, parsers, serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import BasePermission, IsAuthenticated
@@ -175,22 +183,74 @@ def exception_handler(exc, context):
     return response
 
 
+# --- Prefer: return=minimal (RFC 7240) --------------------------------------------------------
+
+PREFER_HEADER = "HTTP_PREFER"
+PREFERENCE_APPLIED = "Preference-Applied"
+RETURN_MINIMAL = "return=minimal"
+RETURN_REPRESENTATION = "return=representation"
+
+
+def preferred_return(request) -> str | None:
+    """The ``return`` preference of the request's ``Prefer`` header (``minimal``,
+    ``representation``, or anything else the caller wrote), lower-cased; None without one.
+
+    Preferences are comma-separated, each ``name[=value]`` with ``;`` parameters; names are
+    case-insensitive, a value may be quoted, and only the first ``return`` counts (RFC 7240
+    §2). An unknown preference is ignored, never refused."""
+    for preference in request.META.get(PREFER_HEADER, "").split(","):
+        name, _, value = preference.split(";", 1)[0].partition("=")
+        if name.strip().lower() == "return":
+            return value.strip().strip('"').lower()
+    return None
+
+
+def prefers_minimal(request) -> bool:
+    return preferred_return(request) == "minimal"
+
+
+def write_answer(
+    request,
+    *,
+    minimal: Mapping[str, Any],
+    full: Callable[[], Any],
+    status_code: int = status.HTTP_200_OK,
+) -> Response:
+    """A write's answer: ``full()`` (the row read back and serialized), or under ``Prefer:
+    return=minimal`` the ``minimal`` body (built from what the service returned: no read) with
+    ``Preference-Applied: return=minimal``. The status code is the same either way."""
+    if prefers_minimal(request):
+        response = Response(minimal, status=status_code)
+        response[PREFERENCE_APPLIED] = RETURN_MINIMAL
+        return response
+    return Response(full(), status=status_code)
+
+
 # --- Idempotency keys ---------------------------------------------------------------------
 
 
-def _fingerprint(request) -> str:
+def _fingerprint(request, *, minimal: bool = False) -> str:
+    """The request a key stands for: method, path and body; ``minimal`` when the stored answer
+    was a minimal one (so a replay knows to say so, without another column)."""
     body = json.dumps(request.data, sort_keys=True, default=str) if request.data else ""
-    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
+    applied = f"\nPrefer: {RETURN_MINIMAL}" if minimal else ""
+    return hashlib.sha256(f"{request.method} {request.path}\n{body}{applied}".encode()).hexdigest()
 
 
 def _replay(record: IdempotencyKey, request) -> Response:
-    if record.request_hash != _fingerprint(request):
+    if record.request_hash == _fingerprint(request):
+        minimal = False
+    elif record.request_hash == _fingerprint(request, minimal=True):
+        minimal = True
+    else:
         body = error_body(
             code=State.KEY_REUSED, message="this Idempotency-Key was used for a different request"
         )
         return Response(body, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
     response = Response(record.response_body, status=record.status_code)
     response["Idempotent-Replayed"] = "true"
+    if minimal:  # the first answer was minimal: it is replayed as it was, and says so
+        response[PREFERENCE_APPLIED] = RETURN_MINIMAL
     return response
 
 
@@ -198,7 +258,8 @@ def idempotent(method):
     """Wrap an APIView write method so a repeated ``Idempotency-Key`` never applies twice.
 
     The key row is inserted in the same transaction as the action: a concurrent
-    duplicate waits on the unique key, then finds the stored answer and replays it.
+    duplicate waits on the unique key, then finds the stored answer and replays it. A
+    minimal answer (``write_answer``) is stored as it was sent and replayed as minimal.
     """
 
     @functools.wraps(method)
@@ -235,9 +296,13 @@ def idempotent(method):
                     response = exception_handler(error, {"view": view, "request": request})
                 if response.status_code >= 500:
                     raise _ServerError(response)
+                saved = ["status_code", "response_body"]
+                if response.get(PREFERENCE_APPLIED) == RETURN_MINIMAL:
+                    record.request_hash = _fingerprint(request, minimal=True)
+                    saved.append("request_hash")
                 record.status_code = response.status_code
                 record.response_body = response.data
-                record.save(update_fields=["status_code", "response_body"])
+                record.save(update_fields=saved)
                 return response
         except _ServerError as failure:
             return failure.response  # not stored: a retry may succeed
@@ -577,10 +642,75 @@ WRITE_ERRORS = {
 CONFLICT = {409: WRITE_ERRORS[409]}
 
 
-def write_schema(status_code: int, serializer, **extra) -> dict:
-    """``extend_schema`` arguments for a write: its answer, the error answers, the key header."""
+PREFER_PARAMETER = OpenApiParameter(
+    "Prefer",
+    OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    enum=[RETURN_MINIMAL, RETURN_REPRESENTATION],
+    description=(
+        "`return=minimal` (RFC 7240): the same status code with a small body (the ids and "
+        "state the write left) instead of the row in full, and the header "
+        "`Preference-Applied: return=minimal`; `return=representation` or none: in full"
+    ),
+)
+
+
+class MinimalSerializer(serializers.Serializer):
+    """A minimal answer's body (``Prefer: return=minimal``): exactly its fields, so its schema
+    says ``additionalProperties: false`` and a full answer never matches it as well (the
+    answer's schema is a oneOf of the two)."""
+
+
+class MinimalSerializerExtension(OpenApiSerializerExtension):
+    target_class = MinimalSerializer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        return {**schema, "additionalProperties": False}
+
+
+def _component(serializer) -> str:
+    cls = serializer if isinstance(serializer, type) else type(serializer)
+    return cls.__name__.removesuffix("Serializer")
+
+
+@cache
+def full_or_minimal(serializer, minimal) -> PolymorphicProxySerializer:
+    """The schema of a write's answer that honours ``Prefer``: one of the full body and the
+    minimal one (no discriminator: the minimal one admits no other field)."""
+    return PolymorphicProxySerializer(
+        component_name=f"{_component(serializer)}Or{_component(minimal)}",
+        serializers=[serializer, minimal],
+        resource_type_field_name=None,
+        many=False,
+    )
+
+
+def write_schema(status_code: int, serializer, *, minimal=None, **extra) -> dict:
+    """``extend_schema`` arguments for a write: its answer, the error answers, the key header.
+
+    With ``minimal`` (a ``MinimalSerializer``), the write honours ``Prefer: return=minimal``
+    (``write_answer``): the ``Prefer`` header is documented, the answer is one of the two
+    bodies and may carry ``Preference-Applied``."""
+    parameters = [IDEMPOTENCY_PARAMETER]
+    answer = serializer
+    if minimal is not None:
+        answer = OpenApiResponse(
+            full_or_minimal(serializer, minimal),
+            description=f"in full; under `Prefer: {RETURN_MINIMAL}` the minimal body",
+        )
+        applied = OpenApiParameter(
+            PREFERENCE_APPLIED,
+            OpenApiTypes.STR,
+            location=OpenApiParameter.HEADER,
+            enum=[RETURN_MINIMAL],
+            description="present when the answer is the minimal body",
+            response=[status_code],
+        )
+        parameters += [PREFER_PARAMETER, applied]
     return {
-        "responses": {status_code: serializer, **WRITE_ERRORS},
-        "parameters": [IDEMPOTENCY_PARAMETER, *extra.pop("parameters", [])],
+        "responses": {status_code: answer, **WRITE_ERRORS},
+        "parameters": [*parameters, *extra.pop("parameters", [])],
         **extra,
     }

@@ -1,7 +1,7 @@
 """The round lifecycle's REST API: thin views that parse input, call one service, answer
-the round in full."""
+the round in full (or, under ``Prefer: return=minimal``, its id and state)."""
 
-from .money import RoundBankApi, RoundWagerApi
+from .money import RoundBankApi, RoundWagerApi, RoundWagerBatchApi
 from .rounds import (
     RoundDealApi,
     RoundDecisionApi,
@@ -12,6 +12,7 @@ from .rounds import (
     RoundSettleApi,
     RoundShowdownApi,
     RoundStartApi,
+    RoundStreetDecisionsApi,
     RoundTurnRiverApi,
     RoundVoidApi,
 )
@@ -27,7 +28,9 @@ __all__ = [
     "RoundSettleApi",
     "RoundShowdownApi",
     "RoundStartApi",
+    "RoundStreetDecisionsApi",
     "RoundTurnRiverApi",
     "RoundVoidApi",
     "RoundWagerApi",
+    "RoundWagerBatchApi",
 ]

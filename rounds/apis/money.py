@@ -1,24 +1,23 @@
 """Money placed in a round: the player-dealer's bank and the players' wagers (the money
-services), each answering the round in full."""
+services), each answering the round in full, or under ``Prefer: return=minimal`` only
+``{"id", "state"}``: the bank and the wagers leave the round in wagering, the one state they
+are taken in, so the state is known without reading the round back. A round's wagers may be
+sent in one call (``wagers/batch/``)."""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api import RUN_TABLE_OR_READ, cents, count, idempotent, primary_key, write_schema
-from rounds import selectors
+from cardroom.api import RUN_TABLE_OR_READ, cents, count, idempotent, primary_key
+from cardroom.errors import RuleError, State
 from tables.models import Player
 from wagers.services import wagering
 
-from .serializers import RoundDetailSerializer
+from .rounds import list_of, round_answer, round_schema, row_error
 
-
-def _round_detail(round_id: int, code: int = status.HTTP_201_CREATED) -> Response:
-    round_ = selectors.round_detail(round_id=round_id)
-    return Response(RoundDetailSerializer(round_).data, status=code)
+BETS_MAX = 64  # bettors' wagers in one call (six seats and their backline bettors)
 
 
 class RoundBankApi(APIView):
@@ -39,14 +38,14 @@ class RoundBankApi(APIView):
             "The player-dealer posts the bank W from their chips (docs/rules.md §7.1), once, "
             'before "no more bets". 409 if it is already posted or wagering is closed.'
         ),
-        **write_schema(201, RoundDetailSerializer),
+        **round_schema(status.HTTP_201_CREATED),
     )
     @idempotent
     def post(self, request, round_id: int):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         wagering.post_bank(round_id=round_id, by=request.user, **serializer.validated_data)
-        return _round_detail(round_id)
+        return round_answer(request, round_id, State.WAGERING, status.HTTP_201_CREATED)
 
 
 class RoundWagerApi(APIView):
@@ -76,18 +75,59 @@ class RoundWagerApi(APIView):
             "which makes the seat's hand, or a backline bettor's behind it. The chips move from "
             "the bettor's chips into play. Nothing is increased or withdrawn afterwards (409)."
         ),
-        **write_schema(201, RoundDetailSerializer),
+        **round_schema(status.HTTP_201_CREATED),
     )
     @idempotent
     def post(self, request, round_id: int):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
-        backline = data.pop("backline_player")
-        wagering.place_bet(
-            round_id=round_id,
-            by=request.user,
-            backline_player_id=backline.pk if backline else None,
-            **data,
+        wagering.place_bets(
+            round_id=round_id, bets=[_bet(serializer.validated_data)], by=request.user
         )
-        return _round_detail(round_id)
+        return round_answer(request, round_id, State.WAGERING, status.HTTP_201_CREATED)
+
+
+def _bet(data) -> wagering.BetRequest:
+    backline = data["backline_player"]
+    return wagering.BetRequest(
+        seat=data["seat"],
+        ante=data["ante"],
+        blind=data["blind"],
+        trips=data["trips"],
+        bad_beat=data["bad_beat"],
+        backline_player_id=backline.pk if backline else None,
+    )
+
+
+class RoundWagerBatchApi(APIView):
+    permission_classes = RUN_TABLE_OR_READ
+
+    class InputSerializer(serializers.Serializer):
+        bets = list_of(
+            RoundWagerApi.InputSerializer(),
+            most=BETS_MAX,
+            help_text="bettors' opening wagers, each as `POST .../wagers/` takes them",
+        )
+
+        class Meta:
+            ref_name = "WagerBatchInput"
+
+    @extend_schema(
+        request=InputSerializer,
+        description=(
+            "Several bettors' opening wagers in one call, all or none (docs/rules.md §4): each "
+            "is checked as if placed alone; a refusal names its row (`bets.1.ante`) and "
+            "places nothing."
+        ),
+        **round_schema(status.HTTP_201_CREATED),
+    )
+    @idempotent
+    def post(self, request, round_id: int):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        bets = [_bet(row) for row in serializer.validated_data["bets"]]
+        try:
+            wagering.place_bets(round_id=round_id, bets=bets, by=request.user)
+        except RuleError as error:
+            raise row_error(error, "bets", [bet.seat for bet in bets]) from None
+        return round_answer(request, round_id, State.WAGERING, status.HTTP_201_CREATED)

@@ -1,10 +1,15 @@
 """Rounds: the lifecycle of a hand, one endpoint per step (docs/rules.md §2-§7).
 
-Every transition answers the round in full; the player-dealer's cards stay
-withheld until the showdown.
+Every transition answers the round in full (the player-dealer's cards stay withheld until
+the showdown), or under ``Prefer: return=minimal`` only ``{"id", "state"}``, built from what
+the service returned without reading the round back (``cardroom.api.write_answer``). A
+street's decisions may be sent in one call (``decisions/street/``).
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Sequence
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -17,19 +22,23 @@ from cardroom.api import (
     READ_ERRORS,
     RUN_TABLE_OR_READ,
     SUPERVISE_OR_READ,
+    MinimalSerializer,
     count,
     idempotent,
     list_parameters,
     paginated,
     paginated_response,
     refused_response,
+    write_answer,
     write_schema,
 )
-from cardroom.errors import Refused
+from cardroom.errors import Refused, RuleError
 from rounds import selectors
 from rounds import services as rounds
 from rounds.filters import RoundFilter
+from tables.models import ROUND_STATE_CHOICES
 from tables.rules.decisions import Action
+from tables.rules.seats import MAX_PLAYERS
 
 from .serializers import RoundDetailSerializer, RoundSerializer
 
@@ -42,6 +51,57 @@ def _cards(**kwargs) -> serializers.ListField:
 def _detail(round_id: int, code: int = status.HTTP_200_OK) -> Response:
     round_ = selectors.round_detail(round_id=round_id)
     return Response(RoundDetailSerializer(round_).data, status=code)
+
+
+class RoundMinimalSerializer(MinimalSerializer):
+    """A round write's answer under ``Prefer: return=minimal``: the round and the state the
+    write left it in."""
+
+    id = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=ROUND_STATE_CHOICES)
+
+
+def round_schema(status_code: int = status.HTTP_200_OK, **extra) -> dict:
+    """``extend_schema`` arguments of a round write: the round in full, or minimal."""
+    return write_schema(status_code, RoundDetailSerializer, minimal=RoundMinimalSerializer, **extra)
+
+
+def round_answer(request, round_id: int, state: str, code: int = status.HTTP_200_OK) -> Response:
+    """The round in full (read back), or under ``Prefer: return=minimal`` its id and ``state``
+    as the service left it (no read)."""
+    return write_answer(
+        request,
+        minimal={"id": round_id, "state": str(state)},
+        full=lambda: RoundDetailSerializer(selectors.round_detail(round_id=round_id)).data,
+        status_code=code,
+    )
+
+
+_SEAT_REFUSED = re.compile(r"seat (\d+):")
+
+
+def row_error(error: RuleError, name: str, seats: Sequence[int]) -> RuleError:
+    """A service's refusal of one row of the list ``name`` (``decisions``, ``bets``), naming
+    the row as the input's own errors do (``decisions.2.action``): the services name it
+    ``decisions[2].action`` when given several rows; one row alone is row 0; a refusal of
+    the whole street that names its seat ("seat 3: a Play of ...": the Plays' chips) is given
+    that seat's row."""
+    field = error.field or ""
+    if match := re.fullmatch(rf"{re.escape(name)}\[(\d+)\]\.?(.*)", field):
+        index, field = int(match[1]), match[2]
+    elif len(seats) == 1:
+        index = 0
+    elif (seat := _SEAT_REFUSED.match(error.message)) and int(seat[1]) in seats:
+        index = list(seats).index(int(seat[1]))
+    else:
+        return error
+    where = f"{name}.{index}" + (f".{field}" if field else "")
+    return RuleError(error.message, rule=error.rule, field=where)
+
+
+def list_of(serializer: serializers.Serializer, *, most: int, **kwargs) -> serializers.ListField:
+    """A list of 1 to ``most`` objects; an invalid one is named by its index (``bets.1.ante``)."""
+    return serializers.ListField(child=serializer, min_length=1, max_length=most, **kwargs)
 
 
 class RoundListApi(APIView):
@@ -79,24 +139,24 @@ class RoundStartApi(APIView):
             "409 `no_player_dealer` when no one has; 409 `game_ended` when the 40-minute "
             "rotation rule ends the game instead."
         ),
-        **write_schema(201, RoundDetailSerializer),
+        **round_schema(status.HTTP_201_CREATED),
     )
     @idempotent
     def post(self, request, table_id: int):
         round_ = rounds.start_round(table_id=table_id, by=request.user)
         if isinstance(round_, Refused):
             return refused_response(round_)
-        return _detail(round_.pk, status.HTTP_201_CREATED)
+        return round_answer(request, round_.pk, round_.state, status.HTTP_201_CREATED)
 
 
 class RoundNoMoreBetsApi(APIView):
     permission_classes = RUN_TABLE_OR_READ
 
-    @extend_schema(request=None, **write_schema(200, RoundDetailSerializer))
+    @extend_schema(request=None, **round_schema())
     @idempotent
     def post(self, request, round_id: int):
-        rounds.close_wagering(round_id=round_id, by=request.user)
-        return _detail(round_id)
+        round_ = rounds.close_wagering(round_id=round_id, by=request.user)
+        return round_answer(request, round_id, round_.state)
 
 
 class RoundDealApi(APIView):
@@ -130,15 +190,15 @@ class RoundDealApi(APIView):
         class Meta:
             ref_name = "RoundDealInput"
 
-    @extend_schema(request=InputSerializer, **write_schema(200, RoundDetailSerializer))
+    @extend_schema(request=InputSerializer, **round_schema())
     @idempotent
     def post(self, request, round_id: int):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        rounds.deal(
+        round_ = rounds.deal(
             round_id=round_id, by=request.user, entry=serializer.validated_data.get("cards")
         )
-        return _detail(round_id)
+        return round_answer(request, round_id, round_.state)
 
 
 class RoundDecisionApi(APIView):
@@ -157,14 +217,49 @@ class RoundDecisionApi(APIView):
     @extend_schema(
         request=InputSerializer,
         description="Record a hand's decision on the current street (docs/rules.md §5).",
-        **write_schema(201, RoundDetailSerializer),
+        **round_schema(status.HTTP_201_CREATED),
     )
     @idempotent
     def post(self, request, round_id: int):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        rounds.decide(round_id=round_id, by=request.user, **serializer.validated_data)
-        return _detail(round_id, status.HTTP_201_CREATED)
+        decision = rounds.decide(round_id=round_id, by=request.user, **serializer.validated_data)
+        # A decision leaves the round on its street, whose name is the state's.
+        return round_answer(request, round_id, decision.street, status.HTTP_201_CREATED)
+
+
+class RoundStreetDecisionsApi(APIView):
+    permission_classes = RUN_TABLE_OR_READ
+
+    class InputSerializer(serializers.Serializer):
+        decisions = list_of(
+            RoundDecisionApi.InputSerializer(),
+            most=MAX_PLAYERS,
+            help_text="the hands' decisions on the current street, a hand at most once",
+        )
+
+        class Meta:
+            ref_name = "StreetDecisionsInput"
+
+    @extend_schema(
+        request=InputSerializer,
+        description=(
+            "Record several hands' decisions on the current street in one call, all or none "
+            "(docs/rules.md §5): each is checked as if made alone; XX and records nothing."
+        ),
+        **round_schema(status.HTTP_201_CREATED),
+    )
+    @idempotent
+    def post(self, request, round_id: int):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        rows = serializer.validated_data["decisions"]
+        street = [(row["seat"], row["action"], row["multiple"]) for row in rows]
+        try:
+            made = rounds.decide_street(round_id=round_id, decisions=street, by=request.user)
+        except RuleError as error:
+            raise row_error(error, "decisions", [row["seat"] for row in rows]) from None
+        return round_answer(request, round_id, made[0].street, status.HTTP_201_CREATED)
 
 
 class RoundFlopApi(APIView):
@@ -176,15 +271,15 @@ class RoundFlopApi(APIView):
         class Meta:
             ref_name = "FlopInput"
 
-    @extend_schema(request=InputSerializer, **write_schema(200, RoundDetailSerializer))
+    @extend_schema(request=InputSerializer, **round_schema())
     @idempotent
     def post(self, request, round_id: int):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        rounds.reveal_flop(
+        round_ = rounds.reveal_flop(
             round_id=round_id, by=request.user, cards=serializer.validated_data.get("cards")
         )
-        return _detail(round_id)
+        return round_answer(request, round_id, round_.state)
 
 
 class RoundTurnRiverApi(APIView):
@@ -196,35 +291,35 @@ class RoundTurnRiverApi(APIView):
         class Meta:
             ref_name = "TurnRiverInput"
 
-    @extend_schema(request=InputSerializer, **write_schema(200, RoundDetailSerializer))
+    @extend_schema(request=InputSerializer, **round_schema())
     @idempotent
     def post(self, request, round_id: int):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        rounds.reveal_turn_and_river(
+        round_ = rounds.reveal_turn_and_river(
             round_id=round_id, by=request.user, cards=serializer.validated_data.get("cards")
         )
-        return _detail(round_id)
+        return round_answer(request, round_id, round_.state)
 
 
 class RoundShowdownApi(APIView):
     permission_classes = RUN_TABLE_OR_READ
 
-    @extend_schema(request=None, **write_schema(200, RoundDetailSerializer))
+    @extend_schema(request=None, **round_schema())
     @idempotent
     def post(self, request, round_id: int):
-        rounds.showdown(round_id=round_id, by=request.user)
-        return _detail(round_id)
+        round_ = rounds.showdown(round_id=round_id, by=request.user)
+        return round_answer(request, round_id, round_.state)
 
 
 class RoundSettleApi(APIView):
     permission_classes = RUN_TABLE_OR_READ
 
-    @extend_schema(request=None, **write_schema(200, RoundDetailSerializer))
+    @extend_schema(request=None, **round_schema())
     @idempotent
     def post(self, request, round_id: int):
-        rounds.settle(round_id=round_id, by=request.user)
-        return _detail(round_id)
+        round_ = rounds.settle(round_id=round_id, by=request.user)
+        return round_answer(request, round_id, round_.state)
 
 
 class RoundVoidApi(APIView):
@@ -241,11 +336,11 @@ class RoundVoidApi(APIView):
     @extend_schema(
         request=InputSerializer,
         description="A misdeal: the round ends with nothing resolved (floor supervisor).",
-        **write_schema(200, RoundDetailSerializer),
+        **round_schema(),
     )
     @idempotent
     def post(self, request, round_id: int):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        rounds.void_round(round_id=round_id, by=request.user, **serializer.validated_data)
-        return _detail(round_id)
+        round_ = rounds.void_round(round_id=round_id, by=request.user, **serializer.validated_data)
+        return round_answer(request, round_id, round_.state)
