@@ -245,7 +245,8 @@ class RoundStreetDecisionsApi(APIView):
         request=InputSerializer,
         description=(
             "Record several hands' decisions on the current street in one call, all or none "
-            "(docs/rules.md §5): each is checked as if made alone; XX and records nothing."
+            "(docs/rules.md §5): each is checked as if made alone; a refusal names its row "
+            "(`decisions.1.action`) and records nothing."
         ),
         **round_schema(status.HTTP_201_CREATED),
     )
