@@ -258,7 +258,7 @@ def decide_street(
         street = STREET_OF_STATE[State(round_.state)]
         records = {hand.seat: (hand, record) for hand, record in _records(state)}
         moment = now()
-        created, plays = [], []
+        created, plays, play_fields = [], [], {}
         for index, (seat, action, multiple) in enumerate(decisions):
             where = "" if len(decisions) == 1 else f"decisions[{index}]."
             if seat not in records:
@@ -290,8 +290,9 @@ def decide_street(
             )
             if decision.action is Action.PLAY:
                 plays.append((hand, multiple))
+                play_fields[hand.pk] = f"{where}multiple"
         if plays:
-            place_plays(state, plays, by=by)
+            place_plays(state, plays, by=by, fields=play_fields)
         return HandDecision.objects.bulk_create(created)
 
 

@@ -129,5 +129,5 @@ class RoundWagerBatchApi(APIView):
         try:
             wagering.place_bets(round_id=round_id, bets=bets, by=request.user)
         except RuleError as error:
-            raise row_error(error, "bets", [bet.seat for bet in bets]) from None
+            raise row_error(error, "bets", len(bets)) from None
         return round_answer(request, round_id, State.WAGERING, status.HTTP_201_CREATED)

@@ -9,7 +9,6 @@ street's decisions may be sent in one call (``decisions/street/``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -77,22 +76,15 @@ def round_answer(request, round_id: int, state: str, code: int = status.HTTP_200
     )
 
 
-_SEAT_REFUSED = re.compile(r"seat (\d+):")
-
-
-def row_error(error: RuleError, name: str, seats: Sequence[int]) -> RuleError:
-    """A service's refusal of one row of the list ``name`` (``decisions``, ``bets``), naming
-    the row as the input's own errors do (``decisions.2.action``): the services name it
-    ``decisions[2].action`` when given several rows; one row alone is row 0; a refusal of
-    the whole street that names its seat ("seat 3: a Play of ...": the Plays' chips) is given
-    that seat's row."""
+def row_error(error: RuleError, name: str, rows: int) -> RuleError:
+    """A service's refusal of one row of the list ``name`` (``decisions``, ``bets``) of
+    ``rows`` rows, naming the row as the input's own errors do (``decisions.2.action``): the
+    services name it ``decisions[2].action`` when given several rows; one row alone is row 0."""
     field = error.field or ""
     if match := re.fullmatch(rf"{re.escape(name)}\[(\d+)\]\.?(.*)", field):
         index, field = int(match[1]), match[2]
-    elif len(seats) == 1:
+    elif rows == 1:
         index = 0
-    elif (seat := _SEAT_REFUSED.match(error.message)) and int(seat[1]) in seats:
-        index = list(seats).index(int(seat[1]))
     else:
         return error
     where = f"{name}.{index}" + (f".{field}" if field else "")
@@ -259,7 +251,7 @@ class RoundStreetDecisionsApi(APIView):
         try:
             made = rounds.decide_street(round_id=round_id, decisions=street, by=request.user)
         except RuleError as error:
-            raise row_error(error, "decisions", [row["seat"] for row in rows]) from None
+            raise row_error(error, "decisions", len(rows)) from None
         return round_answer(request, round_id, made[0].street, status.HTTP_201_CREATED)
 
 

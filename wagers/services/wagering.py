@@ -434,11 +434,19 @@ def _admit(request: BetRequest, round_: Round, options, seated, hands, wagered, 
     return request, bettor, player.pk
 
 
-def place_plays(state: RoundState, plays: Sequence[tuple[Hand, int]], *, by) -> None:
+def place_plays(
+    state: RoundState,
+    plays: Sequence[tuple[Hand, int]],
+    *,
+    by,
+    fields: Mapping[int, str] | None = None,
+) -> None:
     """The Plays of hands (a multiple of the Ante each) and of their backline bettors.
 
     Called by the decision service, inside its transaction and under its lock, with the
-    round's money it read with the lock (``lock_round_state``).
+    round's money it read with the lock (``lock_round_state``). A Play the chips do not
+    cover is refused on the field ``fields`` gives its hand (by id; ``multiple`` otherwise),
+    so the caller's refusal names the decision's row.
     """
     round_ = state.round
     multiples = {hand.pk: (hand, multiple) for hand, multiple in plays}
@@ -456,7 +464,7 @@ def place_plays(state: RoundState, plays: Sequence[tuple[Hand, int]], *, by) -> 
                 f"seat {hand.seat}: a Play of {dollars(play)} is more than {who}'s "
                 f"{dollars(bet.account.balance_cents)} in chips",
                 rule=Rule.CHIPS_IN_FRONT,
-                field="multiple",
+                field=(fields or {}).get(hand.pk, "multiple"),
             )
         bet.play_cents = play
         postings.append(
