@@ -3,12 +3,12 @@ keeps, and the rules' view of it."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from cardroom.errors import Rule, RuleError
 from cardroom.money import dollars
 from tables.rules.decisions import validate_preflop_multiples
-from tables.rules.options import GameOptions
+from tables.rules.options import GameOptions, OptionLabel
 from tables.rules.paytables import (
     BAD_BEAT_CATEGORIES,
     BAD_BEAT_PAYTABLES,
@@ -36,15 +36,6 @@ EDITABLE_OPTIONS = (
     "rotation_window_minutes",
     "min_non_tppp_dealers_in_window",
 )
-
-
-class OptionLabel(NamedTuple):
-    """How the floor names an option: ``label`` heads it (the console's options sheet, its form
-    and the change log: "Trips pay table"); ``phrase`` names it within a sentence (a refusal:
-    "the Trips pay table must be ...")."""
-
-    label: str
-    phrase: str
 
 
 # Each option as the floor names it: the one place (the console reads it too).

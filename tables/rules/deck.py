@@ -15,15 +15,20 @@ from .seats import clockwise_from_left_of
 DECKS = ("A", "B")
 
 
-def shuffled_deck(rng: random.Random | None = None) -> tuple[Card, ...]:
-    """A fresh 52-card deck in random order.
+def shuffled(cards: Sequence[Card], rng: random.Random | None = None) -> tuple[Card, ...]:
+    """``cards`` in random order (a deck, a shoe of several decks).
 
     The default source is the operating system's CSPRNG (``secrets``); tests and
     the seeded simulator may pass their own ``random.Random``.
     """
-    cards = list(FULL_DECK)
-    (rng or secrets.SystemRandom()).shuffle(cards)
-    return tuple(cards)
+    order = list(cards)
+    (rng or secrets.SystemRandom()).shuffle(order)
+    return tuple(order)
+
+
+def shuffled_deck(rng: random.Random | None = None) -> tuple[Card, ...]:
+    """A fresh 52-card deck in random order (``shuffled``)."""
+    return shuffled(FULL_DECK, rng)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ this is its plain-Python view, the one every rule that depends on an option is g
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .decisions import DEFAULT_PREFLOP_MULTIPLES
 from .paytables import BAD_BEAT_PAYTABLES, BLIND, TRIPS_PAYTABLES, PayTable
@@ -31,3 +32,12 @@ class GameOptions:
     table_minimum: int | None = None
     table_maximum: int | None = None
     backline_allowed: bool = True
+
+
+class OptionLabel(NamedTuple):
+    """How the floor names an option: ``label`` heads it (the console's options sheet, its form
+    and the change log: "Trips pay table"); ``phrase`` names it within a sentence (a refusal:
+    "the Trips pay table must be ...")."""
+
+    label: str
+    phrase: str

@@ -4,7 +4,8 @@
 - ``lowest_paying``, ``paytable_as_dict``: what a pay table pays least, and its JSON form.
 - ``pending``, ``running_nets``, ``player_net``, ``uncovered_lines``: settlement inputs and
   what the tests read back from the lines.
-- ``APPENDIX_REQUEST``: the settlement calculator's example request (docs/rules.md §11).
+- ``APPENDIX_REQUEST``: the settlement calculator's example request (docs/rules.md §11);
+  ``set_at``, ``drop_at``, ``both``: changes to a request, for the calculators' refusal rows.
 - ``STANDARD``, ``ACTION``: fee schedules as entered (docs/rules.md §9), for the fee engine's
   tests and for ``tests.builders.fees``.
 - ``expected_theo``, ``four_places``: a layout's theo and spread by the definition of
@@ -122,6 +123,53 @@ APPENDIX_REQUEST: dict[str, Any] = {
 def appendix_request() -> dict[str, Any]:
     """A fresh deep copy of the appendix example, safe to mutate."""
     return copy.deepcopy(APPENDIX_REQUEST)
+
+
+# --- Changing a calculator request, for refusal rows --------------------------------------
+
+
+def set_at(path: str, value: Any):
+    """A change setting ``path`` (dotted, with [i] indexes) of a request to ``value``."""
+
+    def change(request):
+        target, key = walk(request, path)
+        target[key] = value
+
+    return change
+
+
+def drop_at(path: str):
+    """A change removing ``path`` from a request."""
+
+    def change(request):
+        target, key = walk(request, path)
+        del target[key]
+
+    return change
+
+
+def walk(request: Any, path: str) -> tuple[Any, Any]:
+    """The container of ``path`` in ``request`` and its last key or index."""
+    parts: list[Any] = []
+    for piece in path.split("."):
+        name, _, rest = piece.partition("[")
+        parts.append(name)
+        if rest:
+            parts.extend(int(index) for index in rest.rstrip("]").split("]["))
+    target = request
+    for part in parts[:-1]:
+        target = target[part]
+    return target, parts[-1]
+
+
+def both(*changes):
+    """The changes made one after the other."""
+
+    def change(request):
+        for one in changes:
+            one(request)
+
+    return change
 
 
 # --- Fee schedules as entered (docs/rules.md §9) -------------------------------------------

@@ -4,6 +4,9 @@
 rule of §3 (a broken one is a RuleError naming the rule and the JSON field),
 and answers with the resolution and the settlement in settlement order.
 Amounts are integer cents; cards are two characters (``As``, ``Td``).
+
+The JSON readers (``json_field``, ``json_cents``, ``within``, ``refuse_unknown``) are every
+game's: EZ Baccarat's calculator (``games.ez_baccarat.calculator``) reads its format with them.
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ from .wagers import Stakes
 _MISSING = object()
 
 
-def _field(data: Mapping[str, Any], name: str, default: Any = _MISSING) -> Any:
+def json_field(data: Mapping[str, Any], name: str, default: Any = _MISSING) -> Any:
+    """``data[name]``; ``default`` when it is absent, or a format error naming it."""
     if not isinstance(data, Mapping):
         raise RuleError("expected a JSON object", rule=Rule.CALCULATOR_FORMAT)
     if name in data:
@@ -49,8 +53,10 @@ def _field(data: Mapping[str, Any], name: str, default: Any = _MISSING) -> Any:
     return default
 
 
-def _cents(data: Mapping[str, Any], name: str, default: Any = _MISSING) -> int:
-    value = _field(data, name, default)
+def json_cents(data: Mapping[str, Any], name: str, default: Any = _MISSING) -> int:
+    """``data[name]`` as whole cents, zero or more (a JSON integer: never a float, a string or
+    a boolean)."""
+    value = json_field(data, name, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise RuleError(
             f"{name} must be a whole number of cents, zero or more, not {value!r}",
@@ -60,7 +66,7 @@ def _cents(data: Mapping[str, Any], name: str, default: Any = _MISSING) -> int:
     return value
 
 
-def _within(path: str, function, *args, **kwargs):
+def within(path: str, function, *args, **kwargs):
     """Run ``function``; attribute any RuleError it raises to the JSON ``path``."""
     try:
         return function(*args, **kwargs)
@@ -87,7 +93,7 @@ def parse_options(data: object) -> GameOptions:
         raise RuleError(
             f"unknown option {unknown[0]!r}", rule=Rule.CALCULATOR_FORMAT, field=unknown[0]
         )
-    trips = _within(
+    trips = within(
         "trips_paytable",
         resolve_paytable,
         data.get("trips_paytable", "UTH-01"),
@@ -98,7 +104,7 @@ def parse_options(data: object) -> GameOptions:
     bad_beat = (
         None
         if bad_beat_value is None
-        else _within(
+        else within(
             "bad_beat_paytable",
             resolve_paytable,
             bad_beat_value,
@@ -106,14 +112,14 @@ def parse_options(data: object) -> GameOptions:
             BAD_BEAT_CATEGORIES,
         )
     )
-    chip_unit = _cents(data, "chip_unit_cents", 1)
+    chip_unit = json_cents(data, "chip_unit_cents", 1)
     if chip_unit == 0:
         raise RuleError(
             "the chip unit must be at least 1 cent",
             rule=Rule.CALCULATOR_FORMAT,
             field="chip_unit_cents",
         )
-    multiples = _within(
+    multiples = within(
         "allowed_preflop_multiples",
         validate_preflop_multiples,
         data.get("allowed_preflop_multiples", list(DEFAULT_PREFLOP_MULTIPLES)),
@@ -121,9 +127,9 @@ def parse_options(data: object) -> GameOptions:
     minimum = data.get("table_minimum_cents")
     maximum = data.get("table_maximum_cents")
     if minimum is not None:
-        minimum = _cents(data, "table_minimum_cents")
+        minimum = json_cents(data, "table_minimum_cents")
     if maximum is not None:
-        maximum = _cents(data, "table_maximum_cents")
+        maximum = json_cents(data, "table_maximum_cents")
         if minimum is not None and maximum < minimum:
             raise RuleError(
                 "the table maximum is below the table minimum",
@@ -154,7 +160,7 @@ DEALER_KEYS = {"seat", "bank", "hole"}
 HAND_KEYS = {"options", "player_dealer", "board", "seats"}
 
 
-def _refuse_unknown(data: object, known: set[str]) -> None:
+def refuse_unknown(data: object, known: set[str]) -> None:
     """A typo such as "badbeat" must not silently drop a wager."""
     if isinstance(data, Mapping):
         unknown = sorted(set(data) - known)
@@ -165,27 +171,27 @@ def _refuse_unknown(data: object, known: set[str]) -> None:
 
 
 def _stakes(data: Mapping[str, Any], *, with_play: bool) -> Stakes:
-    _refuse_unknown(data, SEAT_KEYS if with_play else BACKLINE_KEYS)
+    refuse_unknown(data, SEAT_KEYS if with_play else BACKLINE_KEYS)
     return Stakes(
-        ante=_cents(data, "ante"),
-        blind=_cents(data, "blind"),
-        play=_cents(data, "play", 0) if with_play else 0,
-        trips=_cents(data, "trips", 0),
-        bad_beat=_cents(data, "bad_beat", 0),
+        ante=json_cents(data, "ante"),
+        blind=json_cents(data, "blind"),
+        play=json_cents(data, "play", 0) if with_play else 0,
+        trips=json_cents(data, "trips", 0),
+        bad_beat=json_cents(data, "bad_beat", 0),
     )
 
 
 def _parse_seat(data: Mapping[str, Any], options: GameOptions) -> SeatHand:
-    seat = _field(data, "seat")
+    seat = json_field(data, "seat")
     require_seat(seat)
-    hole = _within("hole", parse_cards, _field(data, "hole"), count=2)
+    hole = within("hole", parse_cards, json_field(data, "hole"), count=2)
     stakes = _stakes(data, with_play=True)
-    folded = _field(data, "folded", False)
+    folded = json_field(data, "folded", False)
     if not isinstance(folded, bool):
         raise RuleError("folded is true or false", rule=Rule.CALCULATOR_FORMAT, field="folded")
     validate_opening_wagers(stakes, options)
     validate_play_amount(stakes, options, folded=folded)
-    backline_data = _field(data, "backline", [])
+    backline_data = json_field(data, "backline", [])
     if not isinstance(backline_data, list):
         raise RuleError(
             "backline is a list of bettors", rule=Rule.CALCULATOR_FORMAT, field="backline"
@@ -200,11 +206,11 @@ def _parse_seat(data: Mapping[str, Any], options: GameOptions) -> SeatHand:
     multiple = stakes.play // stakes.ante
     for index, bettor in enumerate(backline_data):
         path = f"backline[{index}]"
-        behind = _within(path, _stakes, bettor, with_play=False)
-        play = _within(path, _cents, bettor, "play", behind.ante * multiple)
+        behind = within(path, _stakes, bettor, with_play=False)
+        play = within(path, json_cents, bettor, "play", behind.ante * multiple)
         behind = Stakes(behind.ante, behind.blind, play, behind.trips, behind.bad_beat)
-        _within(path, validate_opening_wagers, behind, options, backline=True)
-        _within(path, validate_backline_play, behind, stakes)
+        within(path, validate_opening_wagers, behind, options, backline=True)
+        within(path, validate_backline_play, behind, stakes)
         backline.append(behind)
     return SeatHand(seat, hole, stakes, folded, tuple(backline))  # type: ignore[arg-type]
 
@@ -215,22 +221,22 @@ def parse_request(
     """Validate a request: (options, player-dealer seat, its hole cards, bank, board, seats)."""
     if not isinstance(data, Mapping):
         raise RuleError("the hand must be a JSON object", rule=Rule.CALCULATOR_FORMAT)
-    _refuse_unknown(data, HAND_KEYS)
-    _within("player_dealer", _refuse_unknown, data.get("player_dealer"), DEALER_KEYS)
-    options = _within("options", parse_options, data.get("options"))
-    dealer_data = _field(data, "player_dealer")
-    dealer_seat = _within("player_dealer", _field, dealer_data, "seat")
+    refuse_unknown(data, HAND_KEYS)
+    within("player_dealer", refuse_unknown, data.get("player_dealer"), DEALER_KEYS)
+    options = within("options", parse_options, data.get("options"))
+    dealer_data = json_field(data, "player_dealer")
+    dealer_seat = within("player_dealer", json_field, dealer_data, "seat")
     require_seat(dealer_seat, field="player_dealer.seat")
-    bank = _within("player_dealer", _cents, dealer_data, "bank")
+    bank = within("player_dealer", json_cents, dealer_data, "bank")
     validate_bank(bank, options.chip_unit, field="player_dealer.bank")
-    dealer_hole = _within(
+    dealer_hole = within(
         "player_dealer.hole",
         parse_cards,
-        _within("player_dealer", _field, dealer_data, "hole"),
+        within("player_dealer", json_field, dealer_data, "hole"),
         count=2,
     )
-    board = _within("board", parse_cards, _field(data, "board"), count=5)
-    seats_data = _field(data, "seats")
+    board = within("board", parse_cards, json_field(data, "board"), count=5)
+    seats_data = json_field(data, "seats")
     if not isinstance(seats_data, list) or not seats_data:
         raise RuleError("seats is a non-empty list", rule=Rule.CALCULATOR_FORMAT, field="seats")
     if len(seats_data) > MAX_PLAYERS:
@@ -240,7 +246,7 @@ def parse_request(
             field="seats",
         )
     seats = tuple(
-        _within(f"seats[{i}]", _parse_seat, seat, options) for i, seat in enumerate(seats_data)
+        within(f"seats[{i}]", _parse_seat, seat, options) for i, seat in enumerate(seats_data)
     )
     taken = {dealer_seat}
     for index, hand in enumerate(seats):

@@ -15,43 +15,58 @@ from tables.rules.options import GameOptions
 from .wagers import OPENING_WAGERS, Stakes, WagerKind
 
 
+def check_chips(amount: object, chip_unit: int, *, label: str, field: str) -> None:
+    """A wager (``label``: "Ante", "Dragon 7") of whole cents, zero or more, in whole chips
+    (docs/rules.md §4.4), for every game."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        raise RuleError(
+            f"the {label} must be a whole number of cents, zero or more, not {amount!r}",
+            rule=Rule.CHIP_UNIT,
+            field=field,
+        )
+    if amount % chip_unit:
+        raise RuleError(
+            f"the {label} of {dollars(amount)} is not in whole chips of {dollars(chip_unit)}",
+            rule=Rule.CHIP_UNIT,
+            field=field,
+        )
+
+
+def check_limits(
+    amount: int, minimum: int | None, maximum: int | None, *, label: str, field: str
+) -> None:
+    """A wager made (above zero) within the table minimum and maximum (docs/rules.md §4.3),
+    for every game; ``None`` is no limit."""
+    if not amount:
+        return
+    if minimum is not None and amount < minimum:
+        raise RuleError(
+            f"the {label} of {dollars(amount)} is below the table minimum of {dollars(minimum)}",
+            rule=Rule.LIMITS,
+            field=field,
+        )
+    if maximum is not None and amount > maximum:
+        raise RuleError(
+            f"the {label} of {dollars(amount)} is above the table maximum of {dollars(maximum)}",
+            rule=Rule.LIMITS,
+            field=field,
+        )
+
+
 def _check_amounts(stakes: Stakes, options: GameOptions) -> None:
     for kind in WagerKind:
-        amount = stakes.of(kind)
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise RuleError(
-                f"the {kind.label} must be a whole number of cents, zero or more, not {amount!r}",
-                rule=Rule.CHIP_UNIT,
-                field=kind.value,
-            )
-        if amount % options.chip_unit:
-            raise RuleError(
-                f"the {kind.label} of {dollars(amount)} is not in whole chips of "
-                f"{dollars(options.chip_unit)}",
-                rule=Rule.CHIP_UNIT,
-                field=kind.value,
-            )
+        check_chips(stakes.of(kind), options.chip_unit, label=kind.label, field=kind.value)
 
 
 def _check_limits(stakes: Stakes, options: GameOptions) -> None:
     for kind in OPENING_WAGERS:
-        amount = stakes.of(kind)
-        if not amount:
-            continue
-        if options.table_minimum is not None and amount < options.table_minimum:
-            raise RuleError(
-                f"the {kind.label} of {dollars(amount)} is below the table minimum of "
-                f"{dollars(options.table_minimum)}",
-                rule=Rule.LIMITS,
-                field=kind.value,
-            )
-        if options.table_maximum is not None and amount > options.table_maximum:
-            raise RuleError(
-                f"the {kind.label} of {dollars(amount)} is above the table maximum of "
-                f"{dollars(options.table_maximum)}",
-                rule=Rule.LIMITS,
-                field=kind.value,
-            )
+        check_limits(
+            stakes.of(kind),
+            options.table_minimum,
+            options.table_maximum,
+            label=kind.label,
+            field=kind.value,
+        )
 
 
 def validate_opening_wagers(

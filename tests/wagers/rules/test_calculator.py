@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from cardroom.errors import Rule, RuleError
-from tests.builders.rules import APPENDIX_REQUEST, appendix_request
+from tests.builders.rules import APPENDIX_REQUEST, appendix_request, both, drop_at, set_at
 from wagers.rules.calculator import parse_request, settle_request
 
 # --- the appendix example, checked by hand --------------------------------------------------
@@ -190,45 +190,6 @@ PAYTABLE = Rule.PAYTABLES
 CHIP = Rule.CHIP_UNIT
 
 
-def _set(path, value):
-    """A change setting ``path`` (dotted, with [i] indexes) of the request to ``value``."""
-
-    def change(request):
-        target, key = _walk(request, path)
-        target[key] = value
-
-    return change
-
-
-def _drop(path):
-    def change(request):
-        target, key = _walk(request, path)
-        del target[key]
-
-    return change
-
-
-def _walk(request, path):
-    parts = []
-    for piece in path.split("."):
-        name, _, rest = piece.partition("[")
-        parts.append(name)
-        if rest:
-            parts.extend(int(index) for index in rest.rstrip("]").split("]["))
-    target = request
-    for part in parts[:-1]:
-        target = target[part]
-    return target, parts[-1]
-
-
-def _both(*changes):
-    def change(request):
-        for one in changes:
-            one(request)
-
-    return change
-
-
 def _extra_seats(*numbers):
     def change(request):
         codes = iter(["3c", "3d", "4c", "4d", "5c", "5d", "6c", "6d", "8c", "8d", "Qc", "Qd"])
@@ -247,129 +208,129 @@ CUSTOM = {"royal_flush": 100, "straight_flush": 40, "four_of_a_kind": 20, "full_
 # (id, change, accepted fields, fragment of the rule)
 BAD = [
     # cards
-    ("unknown-card-in-a-seat", _set("seats[0].hole[1]", "Xx"), {"seats[0].hole[1]"}, CARD),
-    ("unknown-card-on-the-board", _set("board[4]", "1c"), {"board[4]"}, CARD),
-    ("uppercase-suit-dealer", _set("player_dealer.hole[0]", "AS"), {"player_dealer.hole[0]"},
+    ("unknown-card-in-a-seat", set_at("seats[0].hole[1]", "Xx"), {"seats[0].hole[1]"}, CARD),
+    ("unknown-card-on-the-board", set_at("board[4]", "1c"), {"board[4]"}, CARD),
+    ("uppercase-suit-dealer", set_at("player_dealer.hole[0]", "AS"), {"player_dealer.hole[0]"},
      CARD),
-    ("card-not-a-string", _set("board[0]", 12), {"board[0]"}, CARD),
-    ("three-hole-cards", _set("seats[0].hole", ["Ah", "Ac", "Ad"]), {"seats[0].hole"}, CARD),
-    ("four-board-cards", _set("board", ["2c", "7h", "9s", "Td"]), {"board"}, CARD),
-    ("duplicate-in-a-seat", _set("seats[0].hole", ["Ah", "Ah"]),
+    ("card-not-a-string", set_at("board[0]", 12), {"board[0]"}, CARD),
+    ("three-hole-cards", set_at("seats[0].hole", ["Ah", "Ac", "Ad"]), {"seats[0].hole"}, CARD),
+    ("four-board-cards", set_at("board", ["2c", "7h", "9s", "Td"]), {"board"}, CARD),
+    ("duplicate-in-a-seat", set_at("seats[0].hole", ["Ah", "Ah"]),
      {"seats[0].hole", "seats[0].hole[1]"}, TWICE),
-    ("duplicate-on-the-board", _set("board[4]", "2c"), {"board", "board[4]"}, TWICE),
+    ("duplicate-on-the-board", set_at("board[4]", "2c"), {"board", "board[4]"}, TWICE),
     ("duplicate-across-seats", _second_seat(hole=["Ac", "Kh"]),
      {"seats[1].hole", "seats[1].hole[0]"}, TWICE),
-    ("duplicate-dealer-and-board", _set("board[0]", "As"), {"board", "board[0]"}, TWICE),
-    ("duplicate-seat-and-board", _set("seats[0].hole[1]", "2c"),
+    ("duplicate-dealer-and-board", set_at("board[0]", "As"), {"board", "board[0]"}, TWICE),
+    ("duplicate-seat-and-board", set_at("seats[0].hole[1]", "2c"),
      {"seats[0].hole", "seats[0].hole[1]"}, TWICE),
-    ("duplicate-seat-and-dealer", _set("seats[0].hole[1]", "Kd"),
+    ("duplicate-seat-and-dealer", set_at("seats[0].hole[1]", "Kd"),
      {"seats[0].hole", "seats[0].hole[1]"}, TWICE),
     # opening wagers
     ("ante-not-blind", _seat0(blind=2000), {"seats[0].blind"}, EQUAL),
     ("no-ante-no-blind", _seat0(ante=0, blind=0, play=0), {"seats[0].ante"}, EQUAL),
     ("bad-beat-without-ante-seat", _seat0(ante=0, blind=0, play=0, bad_beat=100),
      {"seats[0].bad_beat"}, Rule.BAD_BEAT),
-    ("bad-beat-behind-a-seat", _set("seats[0].backline[0]",
+    ("bad-beat-behind-a-seat", set_at("seats[0].backline[0]",
      {"ante": 500, "blind": 500, "trips": 0, "bad_beat": 100}),
      {"seats[0].backline[0].bad_beat"}, Rule.BACKLINE),
-    ("bad-beat-at-a-table-without-one", _both(_set("options.bad_beat_paytable", None),
+    ("bad-beat-at-a-table-without-one", both(set_at("options.bad_beat_paytable", None),
      _seat0(bad_beat=100)), {"seats[0].bad_beat"}, Rule.BAD_BEAT),
-    ("backline-with-no-wager", _set("seats[0].backline[0]",
+    ("backline-with-no-wager", set_at("seats[0].backline[0]",
      {"ante": 0, "blind": 0, "trips": 0, "bad_beat": 0}), {"seats[0].backline[0].ante"}, EQUAL),
-    ("backline-ante-not-blind", _set("seats[0].backline[0].blind", 400),
+    ("backline-ante-not-blind", set_at("seats[0].backline[0].blind", 400),
      {"seats[0].backline[0].blind"}, EQUAL),
-    ("backline-not-allowed", _set("options.backline_allowed", False), {"seats[0].backline"},
+    ("backline-not-allowed", set_at("options.backline_allowed", False), {"seats[0].backline"},
      Rule.BACKLINE),
-    ("below-table-minimum", _set("options.table_minimum_cents", 5000), {"seats[0].ante"},
+    ("below-table-minimum", set_at("options.table_minimum_cents", 5000), {"seats[0].ante"},
      Rule.LIMITS),
-    ("above-table-maximum", _set("options.table_maximum_cents", 2000), {"seats[0].ante"},
+    ("above-table-maximum", set_at("options.table_maximum_cents", 2000), {"seats[0].ante"},
      Rule.LIMITS),
-    ("trips-below-table-minimum", _set("options.table_minimum_cents", 2000),
+    ("trips-below-table-minimum", set_at("options.table_minimum_cents", 2000),
      {"seats[0].trips"}, Rule.LIMITS),
-    ("not-a-multiple-of-the-chip", _both(_set("options.chip_unit_cents", 100),
+    ("not-a-multiple-of-the-chip", both(set_at("options.chip_unit_cents", 100),
      _seat0(ante=2550, blind=2550, play=10_200)), {"seats[0].ante"}, CHIP),
     # the Play
-    ("3x-on-a-4x-only-table", _both(_set("options.allowed_preflop_multiples", [4]),
+    ("3x-on-a-4x-only-table", both(set_at("options.allowed_preflop_multiples", [4]),
      _seat0(play=7500)), {"seats[0].play"}, DECIDE),
     ("5x-play", _seat0(play=12_500), {"seats[0].play"}, DECIDE),
     ("play-not-a-multiple", _seat0(play=6000), {"seats[0].play"}, DECIDE),
     ("folded-with-a-play", _seat0(folded=True), {"seats[0].play"}, DECIDE),
     ("live-with-play-0", _seat0(play=0), {"seats[0].play"}, DECIDE),
-    ("backline-play-not-the-seats-multiple", _set("seats[0].backline[0].play", 1500),
+    ("backline-play-not-the-seats-multiple", set_at("seats[0].backline[0].play", 1500),
      {"seats[0].backline[0].play"}, Rule.BACKLINE),
-    ("backline-play-on-a-folded-seat", _both(_seat0(folded=True, play=0),
-     _set("seats[0].backline[0].play", 500)), {"seats[0].backline[0].play"},
+    ("backline-play-on-a-folded-seat", both(_seat0(folded=True, play=0),
+     set_at("seats[0].backline[0].play", 500)), {"seats[0].backline[0].play"},
      Rule.BACKLINE),
     # the bank
-    ("bank-0", _set("player_dealer.bank", 0), {"player_dealer.bank"}, BANK),
-    ("bank-negative", _set("player_dealer.bank", -100), {"player_dealer.bank"}, FORMAT),
-    ("bank-float", _set("player_dealer.bank", 10_000.5), {"player_dealer.bank"}, FORMAT),
-    ("bank-whole-float", _set("player_dealer.bank", 10_000.0), {"player_dealer.bank"}, FORMAT),
-    ("bank-string", _set("player_dealer.bank", "10000"), {"player_dealer.bank"}, FORMAT),
+    ("bank-0", set_at("player_dealer.bank", 0), {"player_dealer.bank"}, BANK),
+    ("bank-negative", set_at("player_dealer.bank", -100), {"player_dealer.bank"}, FORMAT),
+    ("bank-float", set_at("player_dealer.bank", 10_000.5), {"player_dealer.bank"}, FORMAT),
+    ("bank-whole-float", set_at("player_dealer.bank", 10_000.0), {"player_dealer.bank"}, FORMAT),
+    ("bank-string", set_at("player_dealer.bank", "10000"), {"player_dealer.bank"}, FORMAT),
     # missing fields
-    ("missing-board", _drop("board"), {"board"}, FORMAT),
-    ("missing-player-dealer", _drop("player_dealer"), {"player_dealer"}, FORMAT),
-    ("missing-player-dealer-hole", _drop("player_dealer.hole"), {"player_dealer.hole"}, FORMAT),
-    ("missing-player-dealer-seat", _drop("player_dealer.seat"), {"player_dealer.seat"}, FORMAT),
-    ("missing-player-dealer-bank", _drop("player_dealer.bank"), {"player_dealer.bank"}, FORMAT),
-    ("missing-seats", _drop("seats"), {"seats"}, FORMAT),
-    ("empty-seats", _set("seats", []), {"seats"}, FORMAT),
-    ("missing-seat-number", _drop("seats[0].seat"), {"seats[0].seat"}, FORMAT),
-    ("missing-seat-hole", _drop("seats[0].hole"), {"seats[0].hole"}, FORMAT),
-    ("missing-ante", _drop("seats[0].ante"), {"seats[0].ante"}, FORMAT),
-    ("missing-blind", _drop("seats[0].blind"), {"seats[0].blind"}, FORMAT),
-    ("missing-backline-ante", _drop("seats[0].backline[0].ante"), {"seats[0].backline[0].ante"},
+    ("missing-board", drop_at("board"), {"board"}, FORMAT),
+    ("missing-player-dealer", drop_at("player_dealer"), {"player_dealer"}, FORMAT),
+    ("missing-player-dealer-hole", drop_at("player_dealer.hole"), {"player_dealer.hole"}, FORMAT),
+    ("missing-player-dealer-seat", drop_at("player_dealer.seat"), {"player_dealer.seat"}, FORMAT),
+    ("missing-player-dealer-bank", drop_at("player_dealer.bank"), {"player_dealer.bank"}, FORMAT),
+    ("missing-seats", drop_at("seats"), {"seats"}, FORMAT),
+    ("empty-seats", set_at("seats", []), {"seats"}, FORMAT),
+    ("missing-seat-number", drop_at("seats[0].seat"), {"seats[0].seat"}, FORMAT),
+    ("missing-seat-hole", drop_at("seats[0].hole"), {"seats[0].hole"}, FORMAT),
+    ("missing-ante", drop_at("seats[0].ante"), {"seats[0].ante"}, FORMAT),
+    ("missing-blind", drop_at("seats[0].blind"), {"seats[0].blind"}, FORMAT),
+    ("missing-backline-ante", drop_at("seats[0].backline[0].ante"), {"seats[0].backline[0].ante"},
      FORMAT),
     # seats
-    ("seat-7", _set("seats[0].seat", 7), {"seats[0].seat"}, SEAT),
-    ("seat-0", _set("seats[0].seat", 0), {"seats[0].seat"}, SEAT),
-    ("seat-string", _set("seats[0].seat", "1"), {"seats[0].seat"}, SEAT),
-    ("seat-true", _set("seats[0].seat", True), {"seats[0].seat"}, SEAT),
-    ("seat-float", _set("seats[0].seat", 1.0), {"seats[0].seat"}, SEAT),
-    ("player-dealer-seat-7", _set("player_dealer.seat", 7), {"player_dealer.seat"}, SEAT),
-    ("player-dealer-seat-float", _set("player_dealer.seat", 6.0), {"player_dealer.seat"}, SEAT),
+    ("seat-7", set_at("seats[0].seat", 7), {"seats[0].seat"}, SEAT),
+    ("seat-0", set_at("seats[0].seat", 0), {"seats[0].seat"}, SEAT),
+    ("seat-string", set_at("seats[0].seat", "1"), {"seats[0].seat"}, SEAT),
+    ("seat-true", set_at("seats[0].seat", True), {"seats[0].seat"}, SEAT),
+    ("seat-float", set_at("seats[0].seat", 1.0), {"seats[0].seat"}, SEAT),
+    ("player-dealer-seat-7", set_at("player_dealer.seat", 7), {"player_dealer.seat"}, SEAT),
+    ("player-dealer-seat-float", set_at("player_dealer.seat", 6.0), {"player_dealer.seat"}, SEAT),
     ("two-seats-the-same", _second_seat(seat=1), {"seats[1].seat"}, SEAT),
-    ("player-dealers-seat-in-seats", _set("seats[0].seat", 6), {"seats[0].seat"},
+    ("player-dealers-seat-in-seats", set_at("seats[0].seat", 6), {"seats[0].seat"},
      SEAT),
     ("six-seats", _extra_seats(2, 3, 4, 5, 6), {"seats"}, Rule.FIVE_PLAYERS),
     # amounts
     ("float-ante", _seat0(ante=2500.0, blind=2500.0), {"seats[0].ante"}, FORMAT),
     ("float-trips", _seat0(trips=10.5), {"seats[0].trips"}, FORMAT),
     ("float-play", _seat0(play=10_000.0), {"seats[0].play"}, FORMAT),
-    ("float-backline-ante", _set("seats[0].backline[0].ante", 500.0),
+    ("float-backline-ante", set_at("seats[0].backline[0].ante", 500.0),
      {"seats[0].backline[0].ante"}, FORMAT),
     ("negative-trips", _seat0(trips=-5), {"seats[0].trips"}, FORMAT),
     ("bool-ante", _seat0(ante=True, blind=True), {"seats[0].ante"}, FORMAT),
     ("string-ante", _seat0(ante="2500"), {"seats[0].ante"}, FORMAT),
     ("folded-not-a-bool", _seat0(folded="no"), {"seats[0].folded"}, FORMAT),
     # options
-    ("unknown-trips-table", _set("options.trips_paytable", "UTH-09"),
+    ("unknown-trips-table", set_at("options.trips_paytable", "UTH-09"),
      {"options.trips_paytable"}, PAYTABLE),
-    ("unknown-bad-beat-table", _set("options.bad_beat_paytable", "option-3"),
+    ("unknown-bad-beat-table", set_at("options.bad_beat_paytable", "option-3"),
      {"options.bad_beat_paytable"}, PAYTABLE),
-    ("custom-table-float-odds", _set("options.trips_paytable", {**CUSTOM, "flush": 6.0}),
+    ("custom-table-float-odds", set_at("options.trips_paytable", {**CUSTOM, "flush": 6.0}),
      {"options.trips_paytable.flush"}, PAYTABLE),
-    ("custom-table-zero-odds", _set("options.trips_paytable", {**CUSTOM, "straight": 0}),
+    ("custom-table-zero-odds", set_at("options.trips_paytable", {**CUSTOM, "straight": 0}),
      {"options.trips_paytable.straight"}, PAYTABLE),
-    ("custom-table-infinite-odds", _set("options.trips_paytable",
+    ("custom-table-infinite-odds", set_at("options.trips_paytable",
      {**CUSTOM, "royal_flush": "Infinity"}), {"options.trips_paytable.royal_flush"}, PAYTABLE),
-    ("custom-table-missing-royal", _set("options.trips_paytable",
+    ("custom-table-missing-royal", set_at("options.trips_paytable",
      {k: v for k, v in CUSTOM.items() if k != "royal_flush"}), {"options.trips_paytable"},
      PAYTABLE),
-    ("custom-bad-beat-with-royal", _set("options.bad_beat_paytable", CUSTOM),
+    ("custom-bad-beat-with-royal", set_at("options.bad_beat_paytable", CUSTOM),
      {"options.bad_beat_paytable.royal_flush"}, PAYTABLE),
-    ("preflop-multiple-2", _set("options.allowed_preflop_multiples", [2]),
+    ("preflop-multiple-2", set_at("options.allowed_preflop_multiples", [2]),
      {"options.allowed_preflop_multiples"}, MULTIPLES),
-    ("preflop-multiples-empty", _set("options.allowed_preflop_multiples", []),
+    ("preflop-multiples-empty", set_at("options.allowed_preflop_multiples", []),
      {"options.allowed_preflop_multiples"}, MULTIPLES),
-    ("preflop-multiple-float", _set("options.allowed_preflop_multiples", [4.0]),
+    ("preflop-multiple-float", set_at("options.allowed_preflop_multiples", [4.0]),
      {"options.allowed_preflop_multiples"}, MULTIPLES),
-    ("chip-unit-0", _set("options.chip_unit_cents", 0), {"options.chip_unit_cents"}, FORMAT),
-    ("chip-unit-float", _set("options.chip_unit_cents", 1.0), {"options.chip_unit_cents"},
+    ("chip-unit-0", set_at("options.chip_unit_cents", 0), {"options.chip_unit_cents"}, FORMAT),
+    ("chip-unit-float", set_at("options.chip_unit_cents", 1.0), {"options.chip_unit_cents"},
      FORMAT),
-    ("unknown-option", _set("options.house_edge", 5), {"options.house_edge"}, FORMAT),
-    ("maximum-below-minimum", _both(_set("options.table_minimum_cents", 500),
-     _set("options.table_maximum_cents", 100)), {"options.table_maximum_cents"}, FORMAT),
+    ("unknown-option", set_at("options.house_edge", 5), {"options.house_edge"}, FORMAT),
+    ("maximum-below-minimum", both(set_at("options.table_minimum_cents", 500),
+     set_at("options.table_maximum_cents", 100)), {"options.table_maximum_cents"}, FORMAT),
 ]  # fmt: skip
 
 
@@ -396,26 +357,26 @@ def test_the_hand_must_be_a_json_object(data):
 # --- valid variants the format allows --------------------------------------------------------
 
 GOOD = [
-    ("backline-trips-only", _set("seats[0].backline[0]",
+    ("backline-trips-only", set_at("seats[0].backline[0]",
      {"ante": 0, "blind": 0, "trips": 100, "bad_beat": 0})),
-    ("backline-explicit-play", _set("seats[0].backline[0].play", 2000)),
-    ("no-backline-key", _drop("seats[0].backline")),
-    ("no-folded-key", _drop("seats[0].folded")),
-    ("no-trips-key", _drop("seats[0].trips")),
+    ("backline-explicit-play", set_at("seats[0].backline[0].play", 2000)),
+    ("no-backline-key", drop_at("seats[0].backline")),
+    ("no-folded-key", drop_at("seats[0].folded")),
+    ("no-trips-key", drop_at("seats[0].trips")),
     ("3x-play", _seat0(play=7500)),
     ("2x-play", _seat0(play=5000)),
     ("1x-play", _seat0(play=2500)),
-    ("4x-only-table-2x-play", _both(_set("options.allowed_preflop_multiples", [4]),
+    ("4x-only-table-2x-play", both(set_at("options.allowed_preflop_multiples", [4]),
      _seat0(play=5000))),
-    ("bad-beat-null-table-no-wager", _set("options.bad_beat_paytable", None)),
+    ("bad-beat-null-table-no-wager", set_at("options.bad_beat_paytable", None)),
     ("five-players", _extra_seats(2, 3, 4, 5)),
-    ("player-dealer-at-3", _both(_set("player_dealer.seat", 3), _extra_seats(2, 4))),
-    ("folded-seat-with-backline", _both(_seat0(folded=True, play=0))),
-    ("bad-beat-option-2", _both(_set("options.bad_beat_paytable", "option-2"),
+    ("player-dealer-at-3", both(set_at("player_dealer.seat", 3), _extra_seats(2, 4))),
+    ("folded-seat-with-backline", both(_seat0(folded=True, play=0))),
+    ("bad-beat-option-2", both(set_at("options.bad_beat_paytable", "option-2"),
      _seat0(bad_beat=100))),
-    ("chip-unit-25", _set("options.chip_unit_cents", 25)),
-    ("table-limits-met", _both(_set("options.table_minimum_cents", 500),
-     _set("options.table_maximum_cents", 2500))),
+    ("chip-unit-25", set_at("options.chip_unit_cents", 25)),
+    ("table-limits-met", both(set_at("options.table_minimum_cents", 500),
+     set_at("options.table_maximum_cents", 2500))),
 ]  # fmt: skip
 
 
