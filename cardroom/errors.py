@@ -129,6 +129,13 @@ class Rule(StrEnum):
     RETENTION = "reports.retention", "10.6"
     # 11. The settlement calculator
     CALCULATOR_FORMAT = "calculator.format", "11"
+    # 14. EZ Baccarat
+    BACCARAT_OPTIONS = "baccarat.options", "14.1"
+    BACCARAT_SHOE = "baccarat.shoe", "14.2"
+    BACCARAT_DRAWING = "baccarat.drawing", "14.3"
+    BACCARAT_BASE_WAGER = "baccarat.base_wager", "14.4"
+    BACCARAT_SIDE_WAGERS = "baccarat.side_wagers", "14.4"
+    BACCARAT_SEATS = "baccarat.seats", "14.6"
 
 
 RULE_TITLES: dict[Rule, str] = {
@@ -199,6 +206,12 @@ RULE_TITLES: dict[Rule, str] = {
     Rule.REPORT_INTEGRITY: "the checksum of a report",
     Rule.RETENTION: "how long reports are kept",
     Rule.CALCULATOR_FORMAT: "the format of the calculator",
+    Rule.BACCARAT_OPTIONS: "the options sheet of an EZ Baccarat table",
+    Rule.BACCARAT_SHOE: "the cards a shoe holds",
+    Rule.BACCARAT_DRAWING: "the drawing rules of baccarat",
+    Rule.BACCARAT_BASE_WAGER: "one base wager, on Player or on Banker",
+    Rule.BACCARAT_SIDE_WAGERS: "the side wagers' maximum",
+    Rule.BACCARAT_SEATS: "the seats of an EZ Baccarat table",
 }
 
 
@@ -263,6 +276,8 @@ class State(StrEnum):
     REPORT_PURGED = "purged", "Kept past its retention period: its file was deleted"
     FILE_MISSING = "file_missing", "The stored file is missing"
     CHECKSUM_MISMATCH = "checksum_mismatch", "The stored file does not match its checksum"
+    # An EZ Baccarat shoe
+    SHOE_FINISHED = "shoe_finished", "The cut card is out: the next hand needs a new shoe"
     # API requests
     KEY_REUSED = "key_reused", "The Idempotency-Key was used for another request"
 

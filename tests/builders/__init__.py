@@ -2,6 +2,7 @@
 
 - ``rules``: plain Python for the rules-core tests (cards, pay tables, settlement inputs,
   the calculator's example, fee schedules as entered); no Django.
+- ``baccarat``: the same for EZ Baccarat (cards by their points, the calculator's example).
 - ``factories``: factory_boy factories for single rows (users, players, TPPPs, tables).
 - ``floor``: the clock, the staff, players and their chips, tables from a layout, the
   button, a round started and moved through its states (every row through the services).

@@ -43,6 +43,11 @@ PLAIN_PACKAGES = [
     "cardroom.history",
     "cardroom.bounds",
 ]
+# Every module of every game (each game's rules are plain Python, like the apps' rules).
+PLAIN_PACKAGES += sorted(
+    ".".join(path.relative_to(BASE_DIR).with_suffix("").parts).removesuffix(".__init__")
+    for path in (BASE_DIR / "games").rglob("*.py")
+)
 
 
 @pytest.mark.parametrize("module", PLAIN_PACKAGES)
