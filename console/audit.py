@@ -25,10 +25,13 @@ SIGN_OUT_VIEWS = {
     "api-token-logout-all": "API sign-out of every token",
 }
 MAX_DETAIL = 1000
-# Hole cards keyed in at the deal are secret until the showdown (docs/rules.md §2.6): the
-# round keeps them; the trail, read while the hand is in play, records only that they were.
-HOLE_CARD_ENTRY_VIEWS = frozenset({"rounds:round-deal"})
-HOLE_CARDS_WITHHELD = "(withheld until the showdown, docs/rules.md §2.6)"
+# The card-entry steps (docs/rules.md §2.3): a card keyed may be a hole card, secret until
+# the showdown (§2.6). The trail, read while the hand is in play, records that cards were
+# keyed, never which: the hand keeps those it accepted, and a refused entry keeps none.
+CARD_ENTRY_VIEWS = frozenset(
+    {"rounds:round-deal", "rounds:round-flop", "rounds:round-turn-river", "rounds:round-showdown"}
+)
+KEYED_CARDS_NOT_RECORDED = "(keyed cards are not recorded here: docs/rules.md §2.6)"
 
 
 # Why a sign-in was refused, as the trail says it (the page and the API say less: they do
@@ -80,14 +83,18 @@ def _without_secrets(value):
     return value
 
 
-def _without_hole_cards(body: str) -> str:
+def _without_keyed_cards(body: str) -> str:
+    """A card-entry request's body as the trail keeps it: the names of its fields, none of
+    their values (whatever the shape, a card may be anywhere in it)."""
     try:
         value = json.loads(body)
     except ValueError:
-        return body
-    if not isinstance(value, dict) or "cards" not in value:
-        return body
-    return json.dumps({**value, "cards": HOLE_CARDS_WITHHELD}, sort_keys=True, ensure_ascii=False)
+        return KEYED_CARDS_NOT_RECORDED
+    if not isinstance(value, dict):
+        return KEYED_CARDS_NOT_RECORDED
+    return json.dumps(
+        dict.fromkeys(value, KEYED_CARDS_NOT_RECORDED), sort_keys=True, ensure_ascii=False
+    )
 
 
 def api_body(request: HttpRequest) -> str:
@@ -197,8 +204,8 @@ def record(request: HttpRequest, response: HttpResponse, *, user_before, body: s
         channel = "console" if view_name.startswith("console:") else "api"
         action = getattr(request, "audit_action", "") or view_name or "unrouted"
         username = user.get_username() if user else ""
-    if view_name in HOLE_CARD_ENTRY_VIEWS and body:
-        body = _without_hole_cards(body)
+    if view_name in CARD_ENTRY_VIEWS and body:
+        body = _without_keyed_cards(body)
     detail = getattr(request, "audit_detail", "") or body
     try:
         message = _refusal_message(request, response, view_name, username)

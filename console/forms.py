@@ -521,11 +521,10 @@ class BetForm(RoundForm):
 
 
 class DealForm(RoundForm):
-    cards = forms.CharField(
-        required=False,
-        label="Cards (player-dealer first, then each seat in order)",
-        help_text="pick them below, or type codes such as Ah Kd",
-    )
+    """The deal keys no card (docs/rules.md §2.3); cards posted anyway reach the service,
+    which refuses them rather than have them silently dropped."""
+
+    cards = forms.CharField(required=False, label="Cards")
 
 
 class RevealForm(DealForm):
@@ -534,6 +533,13 @@ class RevealForm(DealForm):
         label="Community cards",
         help_text="pick them below, or type codes such as Ah Kd",
     )
+
+
+class ShowdownForm(DealForm):
+    """At a card-entry table, the cards turned face up: the player-dealer's two, then two for
+    each hand turned face up, by seat (``rounds.selectors.seats_turned_face_up``)."""
+
+    cards = forms.CharField(required=False, label="Cards turned face up")
 
 
 class DecideForm(RoundForm):

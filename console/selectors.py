@@ -258,6 +258,7 @@ class TableView:
     round_schedule: object = None  # the round in play's frozen schedule (None: no fees)
     used_cards: list[str] = field(default_factory=list)
     entry_needed: dict[str, int] = field(default_factory=dict)  # what card entry asks for now
+    turned_up: list[int] = field(default_factory=list)  # the seats keyed at the showdown
     option_changes: list[OptionChangeRow] = field(default_factory=list)  # newest first
     behind: list[Player] = field(default_factory=list)  # chips here, no seat (backline)
     holds: dict[int, HeldSeat] = field(default_factory=dict)  # seat -> its hold in force
@@ -285,13 +286,24 @@ class TableView:
 
     @property
     def picker_owners(self) -> str:
-        """Whose card each pick of the deal is, in picker order (for the picker's labels)."""
-        if self.round is None:
-            return ""
+        """Whose card each pick of the showdown is, in picker order (the picker's labels):
+        the player-dealer's two, then two for each hand turned face up, by seat."""
         owners = ["player-dealer"] * 2
-        for hand in sorted(self.round.hands.all(), key=lambda h: h.seat):
-            owners += [f"seat {hand.seat}"] * 2
+        for seat in self.turned_up:
+            owners += [f"seat {seat}"] * 2
         return ",".join(owners)
+
+    @property
+    def turned_up_words(self) -> str:
+        """What the showdown keys, in words."""
+        return round_selectors.turned_up_words(self.turned_up)
+
+    @property
+    def mucked(self) -> list[int]:
+        """The seats whose folded hands are mucked at the showdown, never keyed."""
+        if self.round is None:
+            return []
+        return sorted(h.seat for h in self.round.hands.all() if h.seat not in self.turned_up)
 
     @property
     def card_entry(self) -> bool:
@@ -333,15 +345,17 @@ def _used_cards(round_: Round) -> list[str]:
     )
 
 
-def _entry_needed(round_: Round) -> dict[str, int]:
+def _entry_needed(round_: Round, turned_up: list[int]) -> dict[str, int]:
+    """The cards card entry keys now (docs/rules.md §2.3): none at the deal, the board as it
+    is turned, and at the showdown the player-dealer's two and two for each hand turned up."""
     if round_.deal_mode != DealMode.CARD_ENTRY:
         return {}
-    if round_.state == State.NO_MORE_BETS:
-        return {"deal": 2 * (len(round_.hands.all()) + 1)}
     if round_.state == State.PREFLOP:
         return {"flop": 3}
     if round_.state == State.FLOP:
         return {"turn_river": 2}
+    if round_.state == State.RIVER:
+        return {"showdown": 2 + 2 * len(turned_up)}
     return {}
 
 
@@ -534,7 +548,9 @@ def table_view(*, table_id: int) -> TableView:
         view.round_schedule = fee_selectors.round_schedule(round_)
         view.decisions = _decisions(round_)
         view.used_cards = _used_cards(round_)
-        view.entry_needed = _entry_needed(round_)
+        if round_.deal_mode == DealMode.CARD_ENTRY and round_.state == State.RIVER:
+            view.turned_up = round_selectors.seats_turned_face_up(round_)
+        view.entry_needed = _entry_needed(round_, view.turned_up)
     view.seat_panels = seat_panels(view)
     view.next_action = next_action(view)
     view.exposure = money_selectors.layout_exposure(round_)

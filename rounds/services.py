@@ -7,7 +7,8 @@ player-dealer (``tables.services.button.take_position``), with the collection sc
 force frozen (``fees``); "no more bets" assesses the fees; decisions place the Plays; the
 settlement runs the money rules (``wagers``); a void returns every wager and fee. Cards
 come from the RNG deal (the shuffled deck is stored, so the round can be replayed) or from
-the house dealer's card entry.
+the house dealer's card entry: the board as it is turned, the hole cards only at the
+showdown, as they are turned face up (docs/rules.md §2.3).
 """
 
 from __future__ import annotations
@@ -23,19 +24,20 @@ from fees.services import assessment as fee_assessment
 from tables import options as table_options
 from tables.guards import require_state
 from tables.models import DealMode, Hand, HandDecision, Round, RoundTransition
-from tables.rules.cards import ensure_distinct, format_cards, parse_card, parse_cards
+from tables.rules.cards import ensure_keyed_once, format_cards, parse_card, parse_keyed_cards
 from tables.rules.decisions import STREET_ORDER, Action, Decision, DecisionRecord, Street
 from tables.rules.deck import deal as deal_cards
 from tables.rules.deck import shuffled_deck
 from tables.rules.hands import evaluate
 from tables.services.button import take_position
 from tables.services.locks import lock_table
-from wagers.rules.resolution import dealer_qualifies, hand_result
+from wagers.rules.resolution import HandResult, dealer_qualifies, hand_result
+from wagers.rules.showdown import turned_face_up
 from wagers.services.settlement import return_round_money, settle_round_money
 from wagers.services.theo import record_theo
 from wagers.services.wagering import RoundState, lock_round_state, place_plays
 
-from .selectors import STREET_OF_STATE
+from .selectors import STREET_OF_STATE, turned_up_words
 
 
 def _move(round_: Round, to_state: State, by, moment=None, fields: Sequence[str] = ()) -> Round:
@@ -152,72 +154,42 @@ def close_wagering(*, round_id: int, by) -> Round:
         return _move(round_, State.NO_MORE_BETS, by, moment)
 
 
-def _entered_hole_cards(entry: Mapping, seats: Sequence[int]) -> tuple[dict[int, list], list]:
-    if not isinstance(entry, Mapping):
+def _refuse_cards_at_an_rng_table(entry: object) -> None:
+    """An RNG table deals every card itself: cards keyed there are refused (§2.2)."""
+    if entry is not None:
         raise RuleError(
-            "card entry needs the hole cards of every hand and of the player-dealer",
-            rule=Rule.CARD_ENTRY,
+            "this table deals by RNG; cards are not entered", rule=Rule.DEAL_MODE, field="cards"
         )
-    hands = entry.get("hands")
-    if not isinstance(hands, Mapping):
-        raise RuleError(
-            "the hole cards of every hand are required", rule=Rule.CARD_ENTRY, field="hands"
-        )
-    try:
-        given = {int(seat): cards for seat, cards in hands.items()}
-    except (TypeError, ValueError):
-        raise RuleError(
-            "hands are keyed by seat number", rule=Rule.CARD_ENTRY, field="hands"
-        ) from None
-    if sorted(given) != sorted(seats):
-        raise RuleError(
-            f"hole cards are needed for exactly the seats in the hand: {sorted(seats)}",
-            rule=Rule.CARD_ENTRY,
-            field="hands",
-        )
-    parsed = {}
-    for seat, cards in given.items():
-        try:
-            parsed[seat] = parse_cards(cards, count=2)
-        except RuleError as error:
-            raise error.with_field(f"hands.{seat}") from None
-    try:
-        dealer = parse_cards(entry.get("player_dealer"), count=2)
-    except RuleError as error:
-        raise error.with_field("player_dealer") from None
-    try:
-        ensure_distinct([*dealer, *(c for cards in parsed.values() for c in cards)])
-    except RuleError as error:
-        raise error.with_field("hands") from None
-    return {seat: format_cards(cards) for seat, cards in parsed.items()}, format_cards(dealer)
 
 
-def deal(
-    *, round_id: int, by, entry: Mapping | None = None, rng: random.Random | None = None
-) -> Round:
-    """Deal the hole cards: by the RNG (deck stored) or from the dealer's card entry."""
+CARDS_AT_THE_DEAL = (
+    "no card is keyed at the deal of a card-entry table: the hole cards are dealt face down and "
+    "keyed at the showdown, when they are turned face up (nothing was recorded)"
+)
+
+
+def deal(*, round_id: int, by, entry: object = None, rng: random.Random | None = None) -> Round:
+    """Deal the hole cards: by the RNG (deck stored), or, at a card-entry table, record that
+    the house dealer dealt them face down. No card is keyed then (``entry`` is refused): the
+    hole cards are keyed at the showdown, as they are turned face up (docs/rules.md §2.3)."""
     with transaction.atomic():
         state = lock_round_state(round_id)
         round_, hands = state.round, state.hands
         require_state(round_, State.NO_MORE_BETS, action="deal")
         if round_.deal_mode == DealMode.RNG:
-            if entry is not None:
-                raise RuleError(
-                    "this table deals by RNG; cards are not entered",
-                    rule=Rule.DEAL_MODE,
-                    field="cards",
-                )
+            _refuse_cards_at_an_rng_table(entry)
             deck = shuffled_deck(rng)
             dealt = deal_cards(deck, round_.player_dealer_seat, [h.seat for h in hands])
             round_.shuffled_deck = format_cards(deck)
             holes = {seat: format_cards(cards) for seat, cards in dealt.hole_cards}
             round_.dealer_hole = format_cards(dealt.player_dealer)
-        else:
-            holes, round_.dealer_hole = _entered_hole_cards(entry, [h.seat for h in hands])
-        for hand in hands:
-            hand.hole = holes[hand.seat]
-        Hand.objects.bulk_update(hands, ["hole"])
-        return _move(round_, State.PREFLOP, by, fields=["shuffled_deck", "dealer_hole"])
+            for hand in hands:
+                hand.hole = holes[hand.seat]
+            Hand.objects.bulk_update(hands, ["hole"])
+            return _move(round_, State.PREFLOP, by, fields=["shuffled_deck", "dealer_hole"])
+        if entry is not None:
+            raise RuleError(CARDS_AT_THE_DEAL, rule=Rule.CARD_ENTRY, field="cards")
+        return _move(round_, State.PREFLOP, by)
 
 
 def _records(state: RoundState) -> list[tuple[Hand, DecisionRecord]]:
@@ -309,30 +281,22 @@ def _require_decided(
         )
 
 
-HOLE_CARD_ENTERED = (
-    "one of these cards is already in a hand dealt this round (which one stays secret until "
-    "the showdown): check the cards turned up and enter them again, or call the floor "
-    "supervisor if the deck holds a card twice"
-)
-
-
 def _reveal(
     round_: Round, entry: Sequence[str] | None, count: int, hands: Sequence[Hand]
 ) -> list[str]:
-    """The next ``count`` community cards: from the stored deal, or entered and validated
-    (``hands``: the round's, by seat)."""
+    """The next ``count`` community cards: from the stored deal, or keyed and validated
+    (``hands``: the round's, by seat). A refusal of keyed cards names a card only if it is
+    already on the board: a card typed may be a hole card still face down (§2.6)."""
     shown = list(round_.board)
     if round_.deal_mode == DealMode.RNG:
-        if entry is not None:
-            raise RuleError(
-                "this table deals by RNG; cards are not entered", rule=Rule.DEAL_MODE, field="cards"
-            )
+        _refuse_cards_at_an_rng_table(entry)
         seats = [hand.seat for hand in hands]
         deck = [parse_card(c) for c in round_.shuffled_deck]
         board = format_cards(deal_cards(deck, round_.player_dealer_seat, seats).board)
         return shown + board[len(shown) : len(shown) + count]
+    owner = "the flop" if not shown else "the turn and river"
     try:
-        cards = format_cards(parse_cards(entry, count=count))
+        cards = format_cards(parse_keyed_cards(entry, count=count, owner=owner))
     except RuleError as error:
         raise error.with_field("cards") from None
     for card in cards:
@@ -340,11 +304,6 @@ def _reveal(
             raise RuleError(
                 f"card {card} is already on the board", rule=Rule.CARD_ONCE, field="cards"
             )
-    # The picker knows only the board (docs/rules.md §2.6): a card already in a hand is
-    # refused here, without saying which card or whose hand, so no entry can probe for one.
-    holes = [c for hand in hands for c in hand.hole]
-    if set(cards) & {*round_.dealer_hole, *holes}:
-        raise RuleError(HOLE_CARD_ENTERED, rule=Rule.CARD_ONCE, field="cards")
     return shown + cards
 
 
@@ -370,26 +329,108 @@ def reveal_turn_and_river(*, round_id: int, by, cards: Sequence[str] | None = No
         return _move(round_, State.RIVER, by, fields=["board"])
 
 
-def showdown(*, round_id: int, by) -> Round:
-    """Show the player-dealer's hand and resolve every hand with the rules core."""
+def _turned_face_up(state: RoundState, records: Sequence[tuple[Hand, DecisionRecord]]) -> list[int]:
+    """The seats whose hands are turned face up at the showdown (docs/rules.md §2.3): every
+    hand still in, and a folded one with a Trips wager on it (the seat's or behind it)."""
+    trips: dict[int, list[int]] = {}
+    for bet in state.bets:
+        trips.setdefault(bet.hand.seat, []).append(bet.trips_cents)
+    return [
+        hand.seat
+        for hand, record in records
+        if turned_face_up(record.folded, trips.get(hand.seat, ()))
+    ]
+
+
+def _keyed_at_showdown(
+    entry: object, board: Sequence[str], seats: Sequence[int]
+) -> tuple[list[str], dict[int, list[str]]]:
+    """The cards turned face up, keyed by the house dealer: the player-dealer's two and two
+    for each of ``seats``, each a real card, none twice nor on the board. A refusal names
+    the field and where a card is twice, never a card (§2.6)."""
+    if not isinstance(entry, Mapping):
+        raise RuleError(
+            f"key the cards turned face up: {turned_up_words(seats)}",
+            rule=Rule.CARD_ENTRY,
+            field="cards",
+        )
+    hands = entry.get("hands", {})
+    if not isinstance(hands, Mapping):
+        raise RuleError(
+            "the hands' cards are keyed by seat number", rule=Rule.CARD_ENTRY, field="hands"
+        )
+    try:
+        given = {int(seat): cards for seat, cards in hands.items()}
+    except (TypeError, ValueError):
+        raise RuleError(
+            "the hands' cards are keyed by seat number", rule=Rule.CARD_ENTRY, field="hands"
+        ) from None
+    if sorted(given) != sorted(seats):
+        raise RuleError(
+            f"key the cards of exactly the hands turned face up: {turned_up_words(seats)}; "
+            "a folded hand with no Trips wager is mucked, not keyed",
+            rule=Rule.CARD_ENTRY,
+            field="hands",
+        )
+    try:
+        dealer = parse_keyed_cards(entry.get("player_dealer"), count=2, owner="the player-dealer")
+    except RuleError as error:
+        raise error.with_field("player_dealer") from None
+    holes = {}
+    for seat in sorted(given):
+        try:
+            holes[seat] = parse_keyed_cards(given[seat], count=2, owner=f"seat {seat}")
+        except RuleError as error:
+            raise error.with_field(f"hands.{seat}") from None
+    ensure_keyed_once(
+        [
+            ("on the board", "cards", [parse_card(c) for c in board]),
+            ("keyed for the player-dealer", "player_dealer", dealer),
+            *((f"keyed for seat {seat}", f"hands.{seat}", cards) for seat, cards in holes.items()),
+        ]
+    )
+    return format_cards(dealer), {seat: format_cards(cards) for seat, cards in holes.items()}
+
+
+def showdown(*, round_id: int, by, entry: object = None) -> Round:
+    """Turn the hands face up and resolve every hand with the rules core: at an RNG table
+    the cards are the stored deal's; at a card-entry table the house dealer keys them now
+    (``entry``: ``{"player_dealer": [2 cards], "hands": {seat: [2 cards]}}``), the
+    player-dealer's and every hand turned face up, and a folded hand with no Trips wager is
+    mucked: never keyed, resolved as a fold (docs/rules.md §2.3, §5.3). A refused entry
+    records nothing."""
     with transaction.atomic():
-        state = lock_round_state(round_id, decisions=True)
+        state = lock_round_state(round_id, decisions=True, bets=True)
         round_ = state.round
         require_state(round_, State.RIVER, action="go to the showdown")
         records = _records(state)
         _require_decided(round_, Street.RIVER, records)
+        fields, hand_fields = ["dealer_category", "dealer_qualifies"], ["category", "result"]
+        if round_.deal_mode == DealMode.RNG:
+            _refuse_cards_at_an_rng_table(entry)
+        else:
+            seats = _turned_face_up(state, records)
+            round_.dealer_hole, holes = _keyed_at_showdown(entry, round_.board, seats)
+            for hand, _ in records:
+                if hand.seat in holes:
+                    hand.hole = holes[hand.seat]
+            fields.append("dealer_hole")
+            hand_fields.append("hole")
         board = [parse_card(c) for c in round_.board]
         dealer = evaluate([*(parse_card(c) for c in round_.dealer_hole), *board])
         hands = []
         for hand, record in records:
-            value = evaluate([*(parse_card(c) for c in hand.hole), *board])
-            hand.category = value.category.label
-            hand.result = hand_result(value, dealer, record.folded).value
+            if hand.hole is None:  # mucked (card entry): never turned face up, never valued
+                hand.category, hand.result = "", HandResult.FOLD.value
+            else:
+                value = evaluate([*(parse_card(c) for c in hand.hole), *board])
+                hand.category = value.category.label
+                hand.result = hand_result(value, dealer, record.folded).value
             hands.append(hand)
-        Hand.objects.bulk_update(hands, ["category", "result"])
+        Hand.objects.bulk_update(hands, hand_fields)
         round_.dealer_category = dealer.category.label
         round_.dealer_qualifies = dealer_qualifies(dealer)
-        return _move(round_, State.SHOWDOWN, by, fields=["dealer_category", "dealer_qualifies"])
+        return _move(round_, State.SHOWDOWN, by, fields=fields)
 
 
 def settle(*, round_id: int, by) -> Round:

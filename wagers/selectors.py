@@ -452,10 +452,11 @@ def calculator_request(round_: Round) -> dict:
     seats = []
     for hand in round_.hands.order_by("seat").prefetch_related("bets"):
         own, *behind = sorted(hand.bets.all(), key=lambda bet: bet.bettor)
+        hole = hand.shown_hole  # None: mucked at a card-entry table (§2.3), never keyed
         seats.append(
             {
                 "seat": hand.seat,
-                "hole": list(hand.shown_hole),
+                "hole": None if hole is None else list(hole),
                 **_stakes(own),
                 "folded": hand.seat in folded,
                 "backline": [_stakes(bet) for bet in behind],

@@ -24,12 +24,14 @@ from cardroom.money import dollars
 from fees import selectors as fee_selectors
 from fees.models import FeeLine
 from fees.services import waivers
+from rounds import selectors as round_selectors
 from rounds import services as rounds
 from tables.models import DealMode, Player, Round, Table
 from tables.services import button, floor, waitlists
 from wagers.services import chips, closing, leaving, wagering
 
 from .. import forms, selectors, waitlist_forms
+from ..audit import KEYED_CARDS_NOT_RECORDED
 from ..permissions import console_view, require
 from ..refusals import refuse
 
@@ -180,33 +182,24 @@ def _waive(data, table, round_, by):
     return f"fee of {dollars(line.amount_cents)} (seat {line.seat}, {line.square}) waived"
 
 
-def _entry(cards: list[str], round_: Round) -> dict:
-    """The typed or picked cards in picker order: the player-dealer's two, then each seat's.
-
-    Every card typed must find its place: a card left over is refused, never dropped.
-    """
-    seats = sorted(h.seat for h in round_.hands.all())
-    needed = 2 + 2 * len(seats)
-    if len(cards) > needed:
-        raise RuleError(
-            f"{len(cards)} cards typed; this deal needs {needed} (the player-dealer's two, "
-            "then two for each seat)",
-            rule=Rule.CARD_ENTRY,
-            field="cards",
-        )
-    hands = {str(seat): cards[2 + 2 * i : 4 + 2 * i] for i, seat in enumerate(seats)}
-    return {"player_dealer": cards[:2], "hands": hands}
+def _typed(data) -> list[str]:
+    """The card codes typed or picked into the form's ``cards`` field."""
+    return (data.get("cards") or "").replace(",", " ").split()
 
 
 def _deal(data, table, round_, by):
-    cards = _cards_or_none(data, round_)
-    rounds.deal(round_id=round_.pk, by=by, entry=None if cards is None else _entry(cards, round_))
+    # Nothing is keyed at the deal (docs/rules.md §2.3): cards typed anyway go to the
+    # service, which refuses them (an RNG table's and a card-entry table's alike).
+    cards = _typed(data)
+    rounds.deal(round_id=round_.pk, by=by, entry=cards or None)
+    if round_.deal_mode == DealMode.CARD_ENTRY:
+        return "the cards are dealt face down: they are keyed at the showdown"
     return "hole cards dealt"
 
 
 def _cards_or_none(data, round_):
     """The cards typed, or None to let the RNG deal (only at a table dealing by RNG)."""
-    cards = data["cards"].replace(",", " ").split()
+    cards = _typed(data)
     return cards if (round_.deal_mode == DealMode.CARD_ENTRY or cards) else None
 
 
@@ -218,6 +211,36 @@ def _flop(data, table, round_, by):
 def _turn_river(data, table, round_, by):
     rounds.reveal_turn_and_river(round_id=round_.pk, by=by, cards=_cards_or_none(data, round_))
     return "the turn and river are shown"
+
+
+def _turned_up_entry(cards: list[str], seats: list[int]) -> dict:
+    """The cards typed or picked at the showdown, in picker order: the player-dealer's two,
+    then two for each hand turned face up, by seat. Every card typed must find its place: a
+    count that does not fit is refused, never cut or padded, and names no card."""
+    needed = 2 + 2 * len(seats)
+    if len(cards) != needed:
+        raise RuleError(
+            f"{len(cards)} cards keyed; the showdown needs {needed}: "
+            f"{round_selectors.turned_up_words(seats)}",
+            rule=Rule.CARD_ENTRY,
+            field="cards",
+        )
+    hands = {str(seat): cards[2 + 2 * i : 4 + 2 * i] for i, seat in enumerate(seats)}
+    return {"player_dealer": cards[:2], "hands": hands}
+
+
+def _showdown(data, table, round_, by):
+    cards = _typed(data)
+    entry = None
+    if round_.deal_mode == DealMode.CARD_ENTRY:
+        seats = round_selectors.seats_turned_face_up(
+            round_selectors.round_detail(round_id=round_.pk)
+        )
+        entry = _turned_up_entry(cards, seats)
+    elif cards:
+        entry = cards  # refused by the service: an RNG table has its cards
+    rounds.showdown(round_id=round_.pk, by=by, entry=entry)
+    return "showdown"
 
 
 def _decide(data, table, round_, by):
@@ -232,11 +255,6 @@ def _decide(data, table, round_, by):
     return f"seat {data['seat']}: {what}"
 
 
-def _showdown(data, table, round_, by):
-    rounds.showdown(round_id=round_.pk, by=by)
-    return "showdown"
-
-
 def _settle(data, table, round_, by):
     rounds.settle(round_id=round_.pk, by=by)
     return f"round {round_.number} settled"
@@ -248,11 +266,12 @@ def _void(data, table, round_, by):
 
 
 RUN, SUPERVISE = "run_table", "supervise"
-# Hole cards keyed in at the deal are secret until the showdown (docs/rules.md §2.6): the
-# round keeps them, the audit trail (read during the hand) records only that they were keyed.
-HOLE_CARD_ENTRY = frozenset({"deal"})
-WITHHELD = f"hole cards withheld until the showdown ({Rule.SECRET_CARDS.citation})"
-CARD_FIELDS = (("hands", "cards"), ("player_dealer", "cards"))
+# The steps that key cards (docs/rules.md §2.3). A card keyed may be a hole card, secret until
+# the showdown (§2.6): the audit trail records that cards were keyed, never which, and a
+# refused entry's form comes back empty (the service's refusal names no card typed).
+CARD_ENTRY_ACTIONS = frozenset({"deal", "flop", "turn_river", "showdown"})
+CARD_FIELDS = (("hands", "cards"), ("player_dealer", "cards"))  # the showdown's, on one field
+BOARD_FIELDS = (("cards", "cards"),)  # a card's place (``cards[2]``) on the field
 
 
 def _hold(data, table, round_, by):
@@ -284,11 +303,13 @@ ACTIONS: dict[str, Action] = {
     "bank": Action("post the bank", RUN, forms.BankForm, _bank),
     "bet": Action("place wagers", RUN, forms.BetForm, _bet),
     "no_more_bets": Action('call "no more bets"', RUN, forms.RoundForm, _no_more_bets),
-    "deal": Action("deal", RUN, forms.DealForm, _deal, CARD_FIELDS),
+    "deal": Action("deal", RUN, forms.DealForm, _deal),
     "decide": Action("record a decision", RUN, forms.DecideForm, _decide),
-    "flop": Action("show the flop", RUN, forms.RevealForm, _flop),
-    "turn_river": Action("show the turn and river", RUN, forms.RevealForm, _turn_river),
-    "showdown": Action("showdown", RUN, forms.RoundForm, _showdown),
+    "flop": Action("show the flop", RUN, forms.RevealForm, _flop, BOARD_FIELDS),
+    "turn_river": Action(
+        "show the turn and river", RUN, forms.RevealForm, _turn_river, BOARD_FIELDS
+    ),
+    "showdown": Action("showdown", RUN, forms.ShowdownForm, _showdown, CARD_FIELDS),
     "settle": Action("settle", RUN, forms.RoundForm, _settle),
     "void": Action("void the round", SUPERVISE, forms.VoidForm, _void),
     "waive": Action("waive a fee", SUPERVISE, forms.WaiveForm, _waive),
@@ -365,7 +386,7 @@ def table(request, table_id: int):
 def _field_for(error: RuleError, form, aliases) -> str | None:
     name = error.field or ""
     for prefix, target in aliases:
-        if name == prefix or name.startswith(prefix + "."):
+        if name == prefix or name.startswith((prefix + ".", prefix + "[")):
             return target
     return name if name in form.fields else None
 
@@ -386,8 +407,8 @@ def table_action(request, table_id: int, action: str):
         return _render(request, view, form, action, status=400)
     data = form.cleaned_data
     detail = {k: getattr(v, "pk", v) for k, v in data.items()}
-    if action in HOLE_CARD_ENTRY and detail.get("cards"):
-        detail["cards"] = WITHHELD
+    if action in CARD_ENTRY_ACTIONS and "cards" in detail:
+        detail["cards"] = KEYED_CARDS_NOT_RECORDED
     request.audit_detail = json.dumps(detail, default=str, sort_keys=True)
     round_ = None
     if "round_id" in data:
@@ -397,9 +418,9 @@ def table_action(request, table_id: int, action: str):
     except (RuleError, StateError) as error:
         field = _field_for(error, form, spec.aliases) if isinstance(error, RuleError) else None
         status = refuse(request, form, error, field)
-        if action in HOLE_CARD_ENTRY and isinstance(error, RuleError):
-            # The message may name a card keyed in: the form shows it, the trail does not.
-            request.audit_message = f"card entry refused ({error.rule.citation}); {WITHHELD}"
+        if action in CARD_ENTRY_ACTIONS:
+            form.data = form.data.copy()
+            form.data["cards"] = ""  # never refilled with the cards typed
     except ObjectDoesNotExist as error:
         raise Http404(str(error)) from None
     else:

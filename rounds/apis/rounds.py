@@ -151,38 +151,68 @@ class RoundNoMoreBetsApi(APIView):
         return round_answer(request, round_id, round_.state)
 
 
+class SeatCardsField(serializers.DictField):
+    """Two cards keyed for each seat by its number (``{"1": ["As", "Kd"]}``). Every key is
+    checked as a seat number before anything else, and no refusal repeats what was typed: a
+    card keyed at the showdown is secret until it is accepted (docs/rules.md §2.6)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(child=_cards(), **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            for seat in data:
+                try:  # ASCII digits only: a superscript or another script's digit is no seat
+                    bounds.strict_int(seat, minimum=1, maximum=bounds.COUNT_MAX)
+                except bounds.OutOfBounds:
+                    raise serializers.ValidationError(
+                        "each hand's cards are keyed by its seat number, in the digits 0-9"
+                    ) from None
+        return {int(seat): cards for seat, cards in super().to_internal_value(data).items()}
+
+
+class ShowdownCardsSerializer(serializers.Serializer):
+    player_dealer = _cards(help_text="the player-dealer's two cards")
+    hands = SeatCardsField(
+        required=False,
+        help_text=(
+            'two cards for each seat turned face up, by seat, e.g. {"1": ["As", "Kd"]}: every '
+            "hand still in and every folded hand with a Trips wager on it (a folded hand with "
+            "none is mucked and not keyed)"
+        ),
+    )
+
+    class Meta:
+        ref_name = "ShowdownCardEntry"
+
+
 class RoundDealApi(APIView):
     permission_classes = RUN_TABLE_OR_READ
 
     class InputSerializer(serializers.Serializer):
-        class CardEntrySerializer(serializers.Serializer):
-            hands = serializers.DictField(
-                child=_cards(), help_text='hole cards by seat, e.g. {"1": ["As", "Kd"]}'
-            )
-            player_dealer = _cards()
-
-            class Meta:
-                ref_name = "HoleCardEntry"
-
-            def validate_hands(self, hands):
-                seats = {}
-                for seat, cards in hands.items():
-                    try:  # ASCII digits only: a superscript or another script's digit is no seat
-                        seats[bounds.strict_int(seat, minimum=1, maximum=bounds.COUNT_MAX)] = cards
-                    except bounds.OutOfBounds:
-                        raise serializers.ValidationError(
-                            f"{seat!r} is not a seat number"
-                        ) from None
-                return seats
-
-        cards = CardEntrySerializer(
-            required=False, help_text="card entry tables only; an RNG table deals by itself"
+        cards = serializers.JSONField(
+            required=False,
+            help_text=(
+                "never taken: an RNG table deals by itself, and a card-entry table deals face "
+                "down and keys the hole cards at the showdown (`showdown/`); a body naming "
+                "`cards` is refused (400, rule `deal.mode` or `deal.card_entry`) and nothing "
+                "is recorded"
+            ),
         )
 
         class Meta:
             ref_name = "RoundDealInput"
 
-    @extend_schema(request=InputSerializer, **round_schema())
+    @extend_schema(
+        request=InputSerializer,
+        description=(
+            "Deal the hole cards (docs/rules.md §2.2-§2.3): an RNG table shuffles and deals "
+            "(the deck is stored, withheld until the showdown); at a card-entry table the house "
+            "dealer deals face down and this records that the cards were dealt. No card is "
+            "keyed here."
+        ),
+        **round_schema(),
+    )
     @idempotent
     def post(self, request, round_id: int):
         serializer = self.InputSerializer(data=request.data)
@@ -298,10 +328,34 @@ class RoundTurnRiverApi(APIView):
 class RoundShowdownApi(APIView):
     permission_classes = RUN_TABLE_OR_READ
 
-    @extend_schema(request=None, **round_schema())
+    class InputSerializer(serializers.Serializer):
+        cards = ShowdownCardsSerializer(
+            required=False,
+            help_text="card-entry tables only: the cards turned face up; an RNG table has them",
+        )
+
+        class Meta:
+            ref_name = "ShowdownInput"
+
+    @extend_schema(
+        request=InputSerializer,
+        description=(
+            "Turn the hands face up and resolve them (docs/rules.md §2.3, §6). At a card-entry "
+            "table the body keys the cards turned face up: the player-dealer's two and two for "
+            "each hand still in or folded with a Trips wager on it; a folded hand without one "
+            "is mucked and not keyed. A refusal (400 `cards.card`, `cards.once` or "
+            "`deal.card_entry`) names the field and where a card is twice, never a card, and "
+            "records nothing."
+        ),
+        **round_schema(),
+    )
     @idempotent
     def post(self, request, round_id: int):
-        round_ = rounds.showdown(round_id=round_id, by=request.user)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        round_ = rounds.showdown(
+            round_id=round_id, by=request.user, entry=serializer.validated_data.get("cards")
+        )
         return round_answer(request, round_id, round_.state)
 
 

@@ -78,6 +78,58 @@ def parse_cards(texts: object, *, count: int | None = None) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+# How a card is written, for a refusal that does not repeat what was typed.
+CARD_CODE = "write the rank (23456789TJQKA) then the suit (cdhs)"
+
+
+def parse_keyed_cards(texts: object, *, count: int, owner: str) -> tuple[Card, ...]:
+    """The ``count`` cards the house dealer keyed for ``owner`` ("the flop", "seat 3"), as
+    ``parse_cards`` reads them; a refusal names the card's place (``[1]``, "card 2 keyed
+    for seat 3"), never what was typed: a typed card may be someone's hole card, secret
+    until the showdown (docs/rules.md §2.3, §2.6)."""
+    if texts is None:
+        raise RuleError(f"no cards were keyed for {owner}: {count} are needed", rule=Rule.CARD)
+    if not isinstance(texts, list | tuple):
+        raise RuleError(f"the cards keyed for {owner} must be a list of {count}", rule=Rule.CARD)
+    if len(texts) != count:
+        raise RuleError(
+            f"{count} cards are needed for {owner}, {len(texts)} were keyed", rule=Rule.CARD
+        )
+    cards: list[Card] = []
+    for index, text in enumerate(texts):
+        try:
+            card = parse_card(text)
+        except RuleError:
+            raise RuleError(
+                f"card {index + 1} keyed for {owner} is not a card: {CARD_CODE}",
+                rule=Rule.CARD,
+                field=f"[{index}]",
+            ) from None
+        if card in cards:
+            raise RuleError(
+                f"cards {cards.index(card) + 1} and {index + 1} keyed for {owner} are the same "
+                "card",
+                rule=Rule.CARD_ONCE,
+                field=f"[{index}]",
+            )
+        cards.append(card)
+    return tuple(cards)
+
+
+def ensure_keyed_once(groups: Iterable[tuple[str, str, Iterable[Card]]]) -> None:
+    """No card twice among ``groups`` of (where, field, cards), e.g. ("on the board", ...),
+    ("keyed for seat 3", "hands.3", ...): a refusal names the field and both places the card
+    is in, never the card (docs/rules.md §1.2, §2.6)."""
+    first: dict[Card, str] = {}
+    for where, field, cards in groups:
+        for card in cards:
+            if card in first:
+                raise RuleError(
+                    f"a card {where} is also {first[card]}", rule=Rule.CARD_ONCE, field=field
+                )
+            first[card] = where
+
+
 def ensure_distinct(cards: Iterable[Card]) -> None:
     """Raise if any card appears twice (phevaluator would silently accept it)."""
     seen: set[int] = set()

@@ -34,6 +34,7 @@ from django.utils import timezone
 from cardroom.clock import freeze
 from cardroom.errors import ACTIVE_ROUND_STATES, Refused, State, StateError, describe
 from cardroom.roles import Role
+from rounds import selectors as round_selectors
 from rounds import services as rounds
 from tables import options as table_options
 from tables import selectors
@@ -324,17 +325,25 @@ def street_decision(plan: int, state: State) -> tuple[str, int] | None:
 
 @dataclass(frozen=True)
 class Cards:
-    """Card entry: the player-dealer's hole cards, each seat's, and the board (3 + 2)."""
+    """Card entry: the player-dealer's hole cards, each seat's, and the board (3 + 2). The
+    board is keyed as it is turned; the hole cards at the showdown, those of the hands turned
+    face up only (docs/rules.md §2.3): a seat mucked may be left out of ``hands``."""
 
     player_dealer: Sequence[str]
     hands: Mapping[int, Sequence[str]]
     board: Sequence[str]
 
     def entry(self, seats: Sequence[int]) -> dict[str, Any]:
+        """The showdown's entry: the player-dealer's cards and those of ``seats``."""
         return {
             "player_dealer": list(self.player_dealer),
             "hands": {str(seat): list(self.hands[seat]) for seat in seats},
         }
+
+
+def turned_up(round_: Round) -> list[int]:
+    """The seats the showdown keys, as the console reads them."""
+    return round_selectors.seats_turned_face_up(round_selectors.round_detail(round_id=round_.pk))
 
 
 def wagering_seats(table_id: int, round_: Round) -> list[int]:
@@ -376,9 +385,9 @@ def advance(
 
     ``plans`` maps each seat in the hand to one of ``PLANS`` (default: every seat in the hand
     checks, checks, plays 1x on the river); the decisions of a street are made just before
-    leaving it. The cards are dealt by ``rng``, or entered: ``cards`` (or ``entry``, ``flop``
-    and ``turn_and_river`` as the services take them). ``on_step`` is called after each
-    transition (e.g. to move the clock on).
+    leaving it. The cards are dealt by ``rng``, or keyed: ``cards`` (or ``flop``,
+    ``turn_and_river`` and the showdown's ``entry`` as the services take them). ``on_step``
+    is called after each transition (e.g. to move the clock on).
     """
     if cards is not None:
         flop, turn_and_river = list(cards.board[:3]), list(cards.board[3:])
@@ -390,9 +399,7 @@ def advance(
         if state is State.WAGERING:
             round_ = rounds.close_wagering(round_id=round_.pk, by=by)
         elif state is State.NO_MORE_BETS:
-            if cards is not None:
-                entry = cards.entry(sorted(round_.hands.values_list("seat", flat=True)))
-            round_ = rounds.deal(round_id=round_.pk, by=by, entry=entry, rng=rng)
+            round_ = rounds.deal(round_id=round_.pk, by=by, rng=rng)
         elif state is State.PREFLOP:
             decide_street(round_, plans, by=by)
             round_ = rounds.reveal_flop(round_id=round_.pk, by=by, cards=flop)
@@ -401,7 +408,9 @@ def advance(
             round_ = rounds.reveal_turn_and_river(round_id=round_.pk, by=by, cards=turn_and_river)
         elif state is State.RIVER:
             decide_street(round_, plans, by=by)
-            round_ = rounds.showdown(round_id=round_.pk, by=by)
+            if cards is not None:
+                entry = cards.entry(turned_up(round_))
+            round_ = rounds.showdown(round_id=round_.pk, by=by, entry=entry)
         elif state is State.SHOWDOWN:
             round_ = rounds.settle(round_id=round_.pk, by=by)
         if on_step is not None:

@@ -264,49 +264,75 @@ def test_no_more_bets_before_the_bank(as_user, card_table):
     assert "has not posted the bank" in response.content.decode()
 
 
-@pytest.mark.parametrize(
-    ("cards", "text", "rule"),
-    [
-        (
-            "Ah Kd 2c 2c",
-            "twice",
-            "(rule: each card is dealt once, docs/rules.md §1.2)",
-        ),  # a card twice
-        ("Ah Kd 2c", "expected 2 cards, got 1", CARD),  # too few
-        ("Ah Kd 2c Zz", "not a card", CARD),
-        (  # a card left over
-            "Ah Kd 2c 3d 4h 5s",
-            "6 cards typed; this deal needs 4",
-            "(rule: entering the dealt cards, docs/rules.md §2.3)",
-        ),
-    ],
-)
-def test_deal_card_entry_errors(as_user, card_table, cards, text, rule):
-    round_ = play_round(
-        card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=State.NO_MORE_BETS
-    )
-    response = act(
-        as_user("dealer"), card_table.table, "deal", {"round_id": round_.pk, "cards": cards}
-    )
-    assert response.status_code == 400
-    body = response.content.decode()
-    assert rule in body
-    assert text in body
-    assert Round.objects.get(pk=round_.pk).state == State.NO_MORE_BETS
+DEALT = Cards(["2c", "3d"], {1: ["Ah", "Ad"]}, ["7c", "8d", "9s", "Jc", "Qd"])
 
 
-def test_deal_with_the_picker_then_the_legal_decisions_only(as_user, card_table):
+def seat_1_plays(card_table, until: State) -> Round:
+    """Seat 2 banks; seat 1 wagers and plays on the river; the board ``DEALT``'s."""
+    return play_round(
+        card_table,
+        pd_seat=2,
+        bank=10_000,
+        wagers=[Wager(1, 1_000)],
+        until=until,
+        cards=DEALT,
+        decisions={1: PLAY_RIVER},
+    )
+
+
+def at_the_showdown(card_table) -> Round:
+    """The river decided, the board keyed: the showdown is next."""
+    round_ = seat_1_plays(card_table, State.RIVER)
+    from rounds import services as rounds
+
+    rounds.decide(round_id=round_.pk, seat=1, action="play", multiple=1, by=card_table.staff.dealer)
+    return round_
+
+
+ONCE = "(rule: each card is dealt once, docs/rules.md §1.2)"
+ENTRY = "(rule: entering the dealt cards, docs/rules.md §2.3)"
+SHOWDOWN_ERRORS = [
+    ("Ah Kd 2h 2h", "cards 1 and 2 keyed for seat 1 are the same card", ONCE),
+    ("Ah Kd 2h", "3 cards keyed; the showdown needs 4: the player-dealer&#x27;s two cards, "
+                 "then two for each of seats 1", ENTRY),
+    ("Ah Kd 2h Zz", "card 2 keyed for seat 1 is not a card", CARD),
+    ("Ah Kd 2h 3d 4h 5s", "6 cards keyed; the showdown needs 4", ENTRY),  # a card left over
+    ("Ah 7c 2h 3d", "a card keyed for the player-dealer is also on the board", ONCE),
+]  # fmt: skip
+
+
+def test_showdown_card_entry_errors(as_user, card_table):
+    round_ = at_the_showdown(card_table)
+    client = as_user("dealer")
+    for cards, text, rule in SHOWDOWN_ERRORS:  # one round: a refusal changes nothing
+        response = act(
+            client, card_table.table, "showdown", {"round_id": round_.pk, "cards": cards}
+        )
+        assert response.status_code == 400, cards
+        body = response.content.decode()
+        assert f"Cards turned face up: {text}" in body and rule in body, cards
+        assert 'name="cards" id="id_showdown_cards" autocomplete="off">' in body  # empty
+        assert Round.objects.get(pk=round_.pk).state == State.RIVER
+    done = act(
+        client, card_table.table, "showdown", {"round_id": round_.pk, "cards": "Kh Kd Ah Ad"}
+    )
+    assert done.status_code == 302
+    assert Round.objects.get(pk=round_.pk).state == State.SHOWDOWN
+
+
+def test_the_deal_keys_nothing_then_the_legal_decisions_only(as_user, card_table):
     round_ = play_round(
         card_table, pd_seat=2, bank=10_000, wagers=[Wager(1, 1_000)], until=State.NO_MORE_BETS
     )
     client = as_user("dealer")
-    assert (
-        act(
-            client, card_table.table, "deal", {"round_id": round_.pk, "cards": "2c 3d Ah Ad"}
-        ).status_code
-        == 302
-    )
     page = client.get(reverse("console:table", args=[card_table.table.pk])).content.decode()
+    assert "Cards dealt" in page and "data-card=" not in page  # no picker at the deal
+    typed = act(client, card_table.table, "deal", {"round_id": round_.pk, "cards": "2c 3d"})
+    assert typed.status_code == 400
+    assert "no card is keyed at the deal of a card-entry table" in typed.content.decode()
+    assert act(client, card_table.table, "deal", {"round_id": round_.pk}).status_code == 302
+    page = client.get(reverse("console:table", args=[card_table.table.pk])).content.decode()
+    assert "the cards are dealt face down: they are keyed at the showdown" in page
     assert '<button type="submit">Check</button>' in page
     assert "Play 4x" in page and "Play 3x" in page
     assert ">Fold<" not in page
@@ -326,29 +352,9 @@ def test_deal_with_the_picker_then_the_legal_decisions_only(as_user, card_table)
     assert "Play pre-flop must be 3x or 4x" in response.content.decode()
     act(client, card_table.table, "decide", {"round_id": round_.pk, "seat": 1, "action": "check"})
     page = client.get(reverse("console:table", args=[card_table.table.pk])).content.decode()
-    # The flop picker knows only the cards shown (none yet), never a hole card (§2.6).
+    # The flop picker knows only the cards shown (none yet) (§2.6).
     assert re.search(r'data-card="Ah"[^>]*data-used="0"', page)
     assert re.search(r'data-card="Kc"[^>]*data-used="0"', page)
-
-
-def test_flop_card_entry_refuses_a_card_already_dealt(as_user, card_table):
-    round_ = play_round(
-        card_table,
-        pd_seat=2,
-        bank=10_000,
-        wagers=[Wager(1, 1_000)],
-        until=State.PREFLOP,
-        cards=Cards(["2c", "3d"], {1: ["Ah", "Ad"]}, ["7c", "8d", "9s", "Jc", "Qd"]),
-        decisions={1: PLAY_RIVER},
-    )
-    client = as_user("dealer")
-    act(client, card_table.table, "decide", {"round_id": round_.pk, "seat": 1, "action": "check"})
-    response = act(client, card_table.table, "flop", {"round_id": round_.pk, "cards": "Ah 8d 9s"})
-    assert response.status_code == 400
-    body = response.content.decode()
-    assert "one of these cards is already in a hand dealt this round" in body
-    assert "(rule: each card is dealt once, docs/rules.md §1.2)" in body
-    assert "card Ah" not in body
 
 
 @pytest.mark.parametrize(
@@ -367,14 +373,7 @@ def test_void_needs_a_reason_and_a_confirmation(as_user, card_table, data, text)
 
 
 def test_void_confirmed_returns_every_wager(as_user, card_table):
-    round_ = play_round(
-        card_table,
-        pd_seat=2,
-        bank=10_000,
-        wagers=[Wager(1, 1_000)],
-        until=State.PREFLOP,
-        cards=Cards(["2c", "3d"], {1: ["Ah", "Ad"]}, ["7c", "8d", "9s", "Jc", "Qd"]),
-    )
+    round_ = seat_1_plays(card_table, State.PREFLOP)
     before = card_table.chips(card_table.seated[1])
     response = act(
         as_user("supervisor"),

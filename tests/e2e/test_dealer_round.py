@@ -141,14 +141,9 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
         FeeLine.objects.filter(round__table=table).count()
     )
 
-    # Card entry with the picker: the player-dealer's two, then seats 1, 3, 4.
-    pick(page, "#deal-form", ["2c", "3d", "4h", "5s", "Ah", "Ad", "Kh", "Kd"])
-    expect(page.locator("#deal-form button[data-card='Qs']")).to_be_disabled()  # 8 of 8 picked
-    expect(page.locator("#id_cards-slots")).to_contain_text(
-        "player-dealer 2c 3d · seat 1 4h 5s · seat 3 Ah Ad · seat 4 Kh Kd"
-    )
-    shoot(page, "07-card-picker")
-    post(page, "#deal-form", "Deal these cards")
+    # Card entry: the cards are dealt face down, nothing keyed until the showdown.
+    shoot(page, "07-cards-dealt-face-down")
+    post(page, "#deal-form", "Cards dealt")
     expect(page.locator("#round-state")).to_contain_text("pre-flop")
 
     # Only the legal decisions are offered: pre-flop check or Play 3x/4x, no fold.
@@ -172,7 +167,15 @@ def test_dealer_runs_a_round_to_a_short_banks_settlement(live_server, new_page, 
     )
     shoot(page, "08-river-decisions")
     decide(page, 1, "Fold")
-    post(page, "form:has(input[name=round_id])", "Showdown")
+    # The showdown keys the cards turned face up with the picker: the player-dealer's two,
+    # then seats 3 and 4; seat 1 folded with no Trips wager, so its cards are mucked.
+    pick(page, "#showdown-form", ["2c", "3d", "Ah", "Ad", "Kh", "Kd"])
+    expect(page.locator("#showdown-form button[data-card='Qs']")).to_be_disabled()  # 6 of 6
+    expect(page.locator("#id_showdown_cards-slots")).to_contain_text(
+        "player-dealer 2c 3d · seat 3 Ah Ad · seat 4 Kh Kd"
+    )
+    shoot(page, "08b-card-picker-at-the-showdown")
+    post(page, "#showdown-form", "Show these cards")
     expect(page.locator("#round-state")).to_have_text("Showdown")
     shoot(page, "09-showdown")
     post(page, "form:has(input[name=round_id])", "Settle")

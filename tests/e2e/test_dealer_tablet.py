@@ -1,7 +1,8 @@
 """A dealer plays a whole hand on a tablet (1024x768) without scrolling during a street: the
-one next action on top, every action swapped in place with the scroll position kept, a card
-undone in the picker, a Play the chips do not cover shown disabled, a short bank's uncovered
-action shown before "no more bets", a fold, and the settlement."""
+one next action on top, every action swapped in place with the scroll position kept, the
+cards dealt face down and keyed at the showdown (a card undone in the picker, the folded
+hand mucked), a Play the chips do not cover shown disabled, a short bank's uncovered action
+shown before "no more bets", a fold, and the settlement."""
 
 from __future__ import annotations
 
@@ -105,20 +106,11 @@ def test_a_dealer_plays_a_hand_on_a_tablet_without_scrolling(live_server, new_pa
     key(page, "n")
     expect(page.locator("#round-state")).to_have_text("No more bets")
 
-    # The deal with the picker: a card picked by mistake is undone, then picked right.
-    pick(page, "#deal-form", ["2c", "3d", "Qs"])
-    expect(page.locator("#deal-form button[data-card='Qs']")).to_be_disabled()
-    page.get_by_role("button", name="Undo last card").click()
-    expect(page.locator("#deal-form button[data-card='Qs']")).to_be_enabled()
-    expect(page.locator("#id_cards")).to_have_value("2c 3d")
-    pick(page, "#deal-form", ["Ah", "Ad", "Kh", "Kd", "Qh", "Qd"])
-    expect(page.locator("#id_cards-slots")).to_contain_text(
-        "player-dealer 2c 3d · seat 2 Ah Ad · seat 3 Kh Kd · seat 4 Qh Qd"
-    )
-    deal = page.get_by_role("button", name=re.compile("Deal these cards"))
-    assert in_view(page, deal)
-    shoot(page, "82-tablet-picker-after-an-undo")
-    act(page, deal.click)
+    # The deal: the cards go face down; nothing is keyed (docs/rules.md §2.3).
+    expect(page.locator("#deal-note")).to_contain_text("No card is keyed now")
+    assert in_view(page, page.get_by_role("button", name=re.compile("Cards dealt")))
+    shoot(page, "82-tablet-cards-dealt-face-down")
+    key(page, "d")
     expect(page.locator("#round-state")).to_contain_text("pre-flop")
 
     # Pre-flop: seat 4's chips cover no 3x or 4x Play: shown disabled, with the rule.
@@ -152,6 +144,23 @@ def test_a_dealer_plays_a_hand_on_a_tablet_without_scrolling(live_server, new_pa
     shoot(page, "85-tablet-river-decisions")
     tap(page, "#decisions [data-seat='3']", "Fold")
     tap(page, "#decisions [data-seat='4']", "Play 1x")
+
+    # The showdown: the cards turned face up are keyed with the picker, the player-dealer's
+    # first; seat 3 folded with no Trips wager, so its cards are mucked, not keyed. A card
+    # picked by mistake is undone, then picked right.
+    expect(page.locator("#showdown-note")).to_contain_text("Mucked, not keyed: seat 3")
+    pick(page, "#showdown-form", ["2c", "3d", "Qs"])
+    expect(page.locator("#showdown-form button[data-card='Qs']")).to_be_disabled()
+    page.get_by_role("button", name="Undo last card").click()
+    expect(page.locator("#showdown-form button[data-card='Qs']")).to_be_enabled()
+    expect(page.locator("#id_showdown_cards")).to_have_value("2c 3d")
+    pick(page, "#showdown-form", ["Ah", "Ad", "Qh", "Qd"])
+    expect(page.locator("#id_showdown_cards-slots")).to_contain_text(
+        "player-dealer 2c 3d · seat 2 Ah Ad · seat 4 Qh Qd"
+    )
+    show = page.get_by_role("button", name=re.compile("Show these cards"))
+    assert in_view(page, show)
+    shoot(page, "85b-tablet-showdown-picker-after-an-undo")
     key(page, "s")
     expect(page.locator("#round-state")).to_have_text("Showdown")
     expect(page.locator(".seat[data-seat='2'] .hole")).to_contain_text("A")  # cards shown now

@@ -184,7 +184,8 @@ def _stakes(data: Mapping[str, Any], *, with_play: bool) -> Stakes:
 def _parse_seat(data: Mapping[str, Any], options: GameOptions) -> SeatHand:
     seat = json_field(data, "seat")
     require_seat(seat)
-    hole = within("hole", parse_cards, json_field(data, "hole"), count=2)
+    hole_data = json_field(data, "hole", None)
+    hole = None if hole_data is None else within("hole", parse_cards, hole_data, count=2)
     stakes = _stakes(data, with_play=True)
     folded = json_field(data, "folded", False)
     if not isinstance(folded, bool):
@@ -212,7 +213,15 @@ def _parse_seat(data: Mapping[str, Any], options: GameOptions) -> SeatHand:
         within(path, validate_opening_wagers, behind, options, backline=True)
         within(path, validate_backline_play, behind, stakes)
         backline.append(behind)
-    return SeatHand(seat, hole, stakes, folded, tuple(backline))  # type: ignore[arg-type]
+    hand = SeatHand(seat, hole, stakes, folded, tuple(backline))  # type: ignore[arg-type]
+    if hole is None and hand.turned_face_up:
+        raise RuleError(
+            "hole is required: only a folded hand with no Trips wager on it is mucked and may "
+            "leave its cards out",
+            rule=Rule.CALCULATOR_FORMAT,
+            field="hole",
+        )
+    return hand
 
 
 def parse_request(
@@ -259,7 +268,11 @@ def parse_request(
         taken.add(hand.seat)
     _ensure_dealt_once(
         [("player_dealer.hole", dealer_hole), ("board", board)]
-        + [(f"seats[{index}].hole", hand.hole) for index, hand in enumerate(seats)]
+        + [
+            (f"seats[{index}].hole", hand.hole)
+            for index, hand in enumerate(seats)
+            if hand.hole is not None
+        ]
     )
     return options, dealer_seat, dealer_hole, bank, board, seats
 
@@ -306,11 +319,13 @@ def format_outcome(
             "best_five": format_cards(best_five((*dealer_hole, *board))),
         },
         "seats": [
-            {
+            {  # a mucked hand (no hole cards) has no category and no best five
                 "seat": seat.seat,
-                "category": seat.value.category.label,
+                "category": None if seat.value is None else seat.value.category.label,
                 "result": seat.result.value,
-                "best_five": format_cards(best_five((*holes[seat.seat], *board))),
+                "best_five": None
+                if seat.value is None
+                else format_cards(best_five((*holes[seat.seat], *board))),
             }
             for seat in outcome.seats
         ],

@@ -73,7 +73,8 @@ def dealer_qualifies(dealer: HandValue) -> bool:
     return dealer.category >= DEALER_QUALIFIES_WITH
 
 
-def hand_result(player: HandValue, dealer: HandValue, folded: bool) -> HandResult:
+def hand_result(player: HandValue | None, dealer: HandValue, folded: bool) -> HandResult:
+    """``player`` is None only for a mucked hand (folded, never valued: docs/rules.md §2.3)."""
     if folded:
         return _FOLD
     return _RESULT_OF_COMPARISON[compare(player, dealer)]
@@ -93,11 +94,12 @@ def resolve_wager(
     kind: WagerKind,
     stake: int,
     result: HandResult,
-    player: HandValue,
+    player: HandValue | None,
     dealer: HandValue,
     options: GameOptions,
 ) -> Resolution:
-    """Resolve one wager of ``stake`` cents given the hand's result."""
+    """Resolve one wager of ``stake`` cents given the hand's result (``player`` None: a
+    mucked hand, which has no Trips wager and resolves as a fold)."""
     if kind is _TRIPS:
         return _pay(kind, stake, options.trips_paytable, player.category, options.chip_unit)
     if result is _FOLD:
@@ -128,7 +130,11 @@ def resolve_wager(
 
 
 def resolve_stakes(
-    stakes: Stakes, result: HandResult, player: HandValue, dealer: HandValue, options: GameOptions
+    stakes: Stakes,
+    result: HandResult,
+    player: HandValue | None,
+    dealer: HandValue,
+    options: GameOptions,
 ) -> dict[WagerKind, Resolution]:
     """Every wager the bettor actually made (stake above zero), resolved."""
     resolved = {}

@@ -1,9 +1,9 @@
 """Settling a round's money with the rules core, and returning it when a round is void.
 
 ``settle_round_money`` runs docs/rules.md §7 (``wagers.rules.showdown.play_out``)
-over the stored cards, decisions and bets, stores every settlement line in
-order, and posts one ledger transaction per line plus the bank's return, all
-inside the caller's transaction and under its table lock.
+over the stored cards (none for a hand mucked at a card-entry table, §2.3), decisions and
+bets, stores every settlement line in order, and posts one ledger transaction per line plus
+the bank's return, all inside the caller's transaction and under its table lock.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def settle_round_money(state: RoundState, folded_seats: set[int], *, by) -> list
     seats = [
         SeatHand(
             seat=seat,
-            hole=_cards(seat_bets[0].hand.hole),
+            hole=None if (hole := seat_bets[0].hand.hole) is None else _cards(hole),
             stakes=_stakes(seat_bets[0]),
             folded=seat in folded_seats,
             backline=tuple(_stakes(bet) for bet in seat_bets[1:]),

@@ -218,10 +218,11 @@ def test_audit_export_every_settlement_line_in_order(day):
 def test_audit_export_hands_with_cards_and_decisions(day):
     _, sections = read_csv(generate_bytes("audit", gaming_day=DAY)[0])
     n = numbers(day)
+    # Seat 1 folds with no Trips wager: its cards are mucked, never keyed (docs/rules.md §2.3).
     assert [tuple(r.values())[1:] for r in sections["Hands"]] == [
-        ("1", "1", n[1], "4s 5d", "high_card", "fold", "preflop:check flop:check river:fold"),
+        ("1", "1", n[1], "", "", "fold", "preflop:check flop:check river:fold"),
         ("1", "2", n[2], "Ah Qh", "flush", "win", "preflop:playx4"),
-        ("2", "1", n[1], "4s 5d", "high_card", "fold", "preflop:check flop:check river:fold"),
+        ("2", "1", n[1], "", "", "fold", "preflop:check flop:check river:fold"),
     ]
     rounds = sections["Rounds"]
     assert [

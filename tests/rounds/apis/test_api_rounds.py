@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cardroom import bounds
@@ -9,7 +11,9 @@ from cardroom.errors import ACTIVE_ROUND_STATES, ROUND_STATES, Rule, State
 from rounds import services as rounds
 from tables.models import HandDecision, Round, RoundTransition
 from tests.builders.factories import TPPPRegistrationFactory
+from tests.builders.floor import FOLD, PLAY_4X, advance, decide_street, start_with_hands
 from wagers.models import Bet, LedgerTransaction, PlayerDealerBank
+from wagers.services.wagering import BetRequest
 
 pytestmark = pytest.mark.django_db
 
@@ -173,70 +177,155 @@ def entry_round(on_floor):
     return on_floor.round_in("no_more_bets", on_floor.ready_table(deal_mode="card_entry"))
 
 
+ENTERED = {"hands": {"2": ["As", "Ah"], "3": ["Ks", "Kh"]}, "player_dealer": ["2c", "3c"]}
+
+
 @pytest.mark.parametrize(
-    ("cards", "field", "message", "rule"),
-    [
-        (
-            {"hands": {"2": ["As", "Ah"], "3": ["As", "Kh"]}, "player_dealer": ["2c", "3c"]},
-            "hands",
-            "card As appears twice",
-            Rule.CARD_ONCE,
-        ),
-        (
-            {"hands": {"2": ["As", "Ah"]}, "player_dealer": ["2c", "3c"]},
-            "hands",
-            "hole cards are needed for exactly the seats in the hand: [2, 3]",
-            Rule.CARD_ENTRY,
-        ),
-        (
-            {"hands": {"2": ["As", "Ah"], "3": ["Zz", "Kh"]}, "player_dealer": ["2c", "3c"]},
-            "hands.3[0]",
-            "'Zz' is not a card",
-            Rule.CARD,
-        ),
-        (
-            {"hands": {"2": ["As", "Ah"], "3": ["Ks", "Kh"]}, "player_dealer": ["2c"]},
-            "player_dealer",
-            "expected 2 cards, got 1",
-            Rule.CARD,
-        ),
-    ],
+    "cards", [ENTERED, ["2c", "3c"], [], "2c 3c", {}], ids=["entry", "list", "empty", "text", "{}"]
 )
-def test_card_entry_is_validated(as_dealer, entry_round, cards, field, message, rule):
+def test_a_card_entry_deal_keys_no_card(as_dealer, entry_round, cards):
     response = as_dealer.post(url(entry_round, "deal"), {"cards": cards}, format="json")
     assert response.status_code == 400, response.data
-    assert response.data["code"] == "rule_broken"
-    assert response.data["field"] == field
-    assert response.data["message"].startswith(message)
-    assert response.data["rule"] == rule
+    assert (response.data["code"], response.data["rule"]) == ("rule_broken", Rule.CARD_ENTRY)
+    assert response.data["field"] == "cards"
+    assert response.data["message"] == rounds.CARDS_AT_THE_DEAL
     entry_round.refresh_from_db()
-    assert entry_round.state == "no_more_bets"
-    assert entry_round.dealer_hole is None
+    assert (entry_round.state, entry_round.dealer_hole) == ("no_more_bets", None)
 
 
-# A seat is written in the ASCII digits: a superscript two or an Arabic-Indic five is refused,
-# never read as seat 2 or 5 (nor a server error).
-@pytest.mark.parametrize("seat", ["two", "\u00b2", "\u0665", "0", "2.0", "99999"])
-def test_card_entry_needs_seat_numbers(as_dealer, entry_round, seat):
-    cards = {"hands": {seat: ["As", "Ah"]}, "player_dealer": ["2c", "3c"]}
-    response = as_dealer.post(url(entry_round, "deal"), {"cards": cards}, format="json")
-    assert response.status_code == 400
-    assert response.data["code"] == "invalid"
-    assert response.data["field"] == "cards.hands"
-    assert response.data["message"] == f"{seat!r} is not a seat number"
-    assert response.data["errors"]["cards"]["hands"] == [f"{seat!r} is not a seat number"]
-    entry_round.refresh_from_db()
-    assert entry_round.state == "no_more_bets"
-
-
-def test_card_entry_without_cards(as_dealer, entry_round):
+def test_a_card_entry_deal_records_the_cards_dealt_face_down(as_dealer, entry_round):
     response = as_dealer.post(url(entry_round, "deal"), {}, format="json")
-    assert response.status_code == 400
-    assert response.data["code"] == "rule_broken"
-    assert response.data["rule"] == Rule.CARD_ENTRY
-    assert response.data["message"] == (
-        "card entry needs the hole cards of every hand and of the player-dealer"
+    assert response.status_code == 200, response.data
+    assert response.data["state"] == "preflop"
+    assert [h["hole"] for h in response.data["hands"]] == [None, None]
+    assert (response.data["dealer_hole"], response.data["shuffled_deck"]) == (None, None)
+    entry_round.refresh_from_db()
+    assert entry_round.dealer_hole is None
+    assert [h.hole for h in entry_round.hands.all()] == [None, None]  # nothing keyed
+
+
+BOARD = ["Ad", "Kd", "3s", "9h", "4c"]
+
+
+@pytest.fixture
+def showdown_round(on_floor):
+    """A card-entry round with every river decision made: PD seat 1; seat 2 plays 4x, seat
+    3 folds with a Trips wager (turned face up), seat 4 folds with none (mucked)."""
+    table = on_floor.ready_table(deal_mode="card_entry")
+    on_floor.bank(table, 1)
+    ante = on_floor.ante_cents
+    round_, _ = start_with_hands(
+        table.pk,
+        by=on_floor.dealer,
+        bank=on_floor.bank_cents,
+        bets=[
+            BetRequest(2, ante, ante),
+            BetRequest(3, ante, ante, ante),
+            BetRequest(4, ante, ante),
+        ],
     )
+    plans = {2: PLAY_4X, 3: FOLD, 4: FOLD}
+    round_ = advance(
+        round_, State.RIVER, by=on_floor.dealer, plans=plans, flop=BOARD[:3],
+        turn_and_river=BOARD[3:],
+    )  # fmt: skip
+    decide_street(round_, plans, by=on_floor.dealer)
+    return round_
+
+
+TURNED_UP = {"player_dealer": ["2c", "7d"], "hands": {"2": ["As", "Ah"], "3": ["Kc", "Qc"]}}
+# Each: the cards keyed (None: no "cards"), then the 400 body's code, field and rule. None
+# of the answers names a card.
+SHOWDOWN_ENTRIES = {
+    "nothing_keyed": (None, "rule_broken", "cards", Rule.CARD_ENTRY),
+    "the_mucked_hand_keyed": (
+        {**TURNED_UP, "hands": {**TURNED_UP["hands"], "4": ["5h", "6h"]}},
+        "rule_broken",
+        "hands",
+        Rule.CARD_ENTRY,
+    ),
+    "a_hand_turned_up_missing": (
+        {**TURNED_UP, "hands": {"2": ["As", "Ah"]}},
+        "rule_broken",
+        "hands",
+        Rule.CARD_ENTRY,
+    ),
+    "a_card_twice": (
+        {**TURNED_UP, "hands": {"2": ["As", "Ah"], "3": ["As", "Qc"]}},
+        "rule_broken",
+        "hands.3",
+        Rule.CARD_ONCE,
+    ),
+    "a_card_on_the_board": (
+        {**TURNED_UP, "hands": {"2": ["As", "Kd"], "3": ["Kc", "Qc"]}},
+        "rule_broken",
+        "hands.2",
+        Rule.CARD_ONCE,
+    ),
+    "not_a_card": (
+        {**TURNED_UP, "hands": {"2": ["As", "Ah"], "3": ["Kx", "Qc"]}},
+        "rule_broken",
+        "hands.3[0]",
+        Rule.CARD,
+    ),
+    "one_card": ({**TURNED_UP, "player_dealer": ["2c"]}, "rule_broken", "player_dealer", Rule.CARD),
+    # A seat is written in the ASCII digits: a superscript two or an Arabic-Indic five is
+    # refused, never read as seat 2 or 5 (nor a server error), and a key is not repeated.
+    **{
+        f"seat_{seat!r}": (
+            {**TURNED_UP, "hands": {seat: ["As", "Ah"], "3": ["Kc", "Qc"]}},
+            "invalid",
+            "cards.hands",
+            None,
+        )
+        for seat in ["two", "\u00b2", "\u0665", "0", "2.0", "99999", "Ah"]
+    },
+    "no_player_dealer": ({"hands": TURNED_UP["hands"]}, "invalid", "cards.player_dealer", None),
+    "a_card_not_text": (
+        {**TURNED_UP, "hands": {"2": ["As", {"card": "Ah"}], "3": ["Kc", "Qc"]}},
+        "invalid",
+        "cards.hands.2.1",
+        None,
+    ),
+}  # fmt: skip
+
+
+def test_the_showdown_entry_is_checked_naming_no_card(as_dealer, showdown_round):
+    keyed = {"2c", "7d", "As", "Ah", "Kc", "Qc", "5h", "6h", "Kx"}
+    for case, (cards, code, field, rule) in SHOWDOWN_ENTRIES.items():
+        body = {} if cards is None else {"cards": cards}
+        response = as_dealer.post(url(showdown_round, "showdown"), body, format="json")
+        assert response.status_code == 400, (case, response.data)
+        assert (response.data["code"], response.data["field"]) == (code, field), case
+        if rule is not None:
+            assert response.data["rule"] == rule, case
+        text = json.dumps(response.data)  # the whole body: message, field, errors
+        assert not {card for card in keyed if card in text} - set(BOARD), (case, text)
+        showdown_round.refresh_from_db()
+        assert (showdown_round.state, showdown_round.dealer_hole) == ("river", None), case
+        assert [h.hole for h in showdown_round.hands.all()] == [None, None, None], case
+
+
+def test_the_showdown_keys_the_hands_turned_face_up(as_dealer, showdown_round):
+    response = as_dealer.post(url(showdown_round, "showdown"), {"cards": TURNED_UP}, format="json")
+    assert response.status_code == 200, response.data
+    data = response.data
+    assert (data["state"], data["dealer_hole"]) == ("showdown", ["2c", "7d"])
+    assert [(h["seat"], h["hole"], h["category"], h["result"]) for h in data["hands"]] == [
+        (2, ["As", "Ah"], "three_of_a_kind", "win"),
+        (3, ["Kc", "Qc"], "one_pair", "fold"),
+        (4, None, "", "fold"),  # mucked: never keyed
+    ]
+
+
+def test_an_rng_showdown_keys_no_card(as_dealer, on_floor):
+    round_ = on_floor.round_in("river")
+    rounds.decide(round_id=round_.pk, seat=3, action="fold", by=on_floor.dealer)
+    response = as_dealer.post(url(round_, "showdown"), {"cards": TURNED_UP}, format="json")
+    assert response.status_code == 400
+    assert (response.data["field"], response.data["rule"]) == ("cards", Rule.DEAL_MODE)
+    round_.refresh_from_db()
+    assert round_.state == "river"
 
 
 # --- Decisions ------------------------------------------------------------------------------
@@ -499,9 +588,8 @@ def test_full_round_through_the_api(as_supervisor, as_dealer):
     ok(as_dealer.post(f"{r}wagers/", wager(2), format="json"), 201)
     ok(as_dealer.post(f"{r}wagers/", wager(3), format="json"), 201)
     ok(as_dealer.post(f"{r}no-more-bets/"))
-    cards = {"hands": {"2": ["As", "Ah"], "3": ["Kc", "Qc"]}, "player_dealer": ["2c", "7d"]}
-    data = ok(as_dealer.post(f"{r}deal/", {"cards": cards}, format="json"))
-    assert [h["hole"] for h in data["hands"]] == [None, None]  # until the showdown (§2.6)
+    data = ok(as_dealer.post(f"{r}deal/", {}, format="json"))  # face down: nothing keyed
+    assert [h["hole"] for h in data["hands"]] == [None, None]
     assert data["dealer_hole"] is None
     ok(
         as_dealer.post(
@@ -510,12 +598,10 @@ def test_full_round_through_the_api(as_supervisor, as_dealer):
         201,
     )
     ok(as_dealer.post(f"{r}decisions/", {"seat": 3, "action": "check"}, format="json"), 201)
-    duplicate = as_dealer.post(f"{r}flop/", {"cards": ["Ad", "Kd", "As"]}, format="json")
+    duplicate = as_dealer.post(f"{r}flop/", {"cards": ["Ad", "Kd", "Ad"]}, format="json")
     assert duplicate.status_code == 400
-    assert duplicate.data["field"] == "cards"
-    assert duplicate.data["message"].startswith(
-        "one of these cards is already in a hand dealt this round"
-    )
+    assert duplicate.data["field"] == "cards[2]"
+    assert duplicate.data["message"] == "cards 1 and 3 keyed for the flop are the same card"
     assert duplicate.data["rule"] == Rule.CARD_ONCE
     data = ok(as_dealer.post(f"{r}flop/", {"cards": ["Ad", "Kd", "3s"]}, format="json"))
     assert data["board"] == ["Ad", "Kd", "3s"]
@@ -524,13 +610,15 @@ def test_full_round_through_the_api(as_supervisor, as_dealer):
     assert data["board"] == ["Ad", "Kd", "3s", "9h", "4c"]
     assert data["dealer_hole"] is None
     ok(as_dealer.post(f"{r}decisions/", {"seat": 3, "action": "fold"}, format="json"), 201)
-    data = ok(as_dealer.post(f"{r}showdown/"))
+    # Seat 3 folded with no Trips wager: its cards are mucked; the rest are keyed face up.
+    turned_up = {"player_dealer": ["2c", "7d"], "hands": {"2": ["As", "Ah"]}}
+    data = ok(as_dealer.post(f"{r}showdown/", {"cards": turned_up}, format="json"))
     assert data["dealer_hole"] == ["2c", "7d"]
-    assert [h["hole"] for h in data["hands"]] == [["As", "Ah"], ["Kc", "Qc"]]
+    assert [h["hole"] for h in data["hands"]] == [["As", "Ah"], None]
     assert (data["dealer_category"], data["dealer_qualifies"]) == ("high_card", False)
     assert [(h["seat"], h["category"], h["result"]) for h in data["hands"]] == [
         (2, "three_of_a_kind", "win"),
-        (3, "one_pair", "fold"),
+        (3, "", "fold"),
     ]
     data = ok(as_dealer.post(f"{r}settle/"))
     assert data["state"] == "settled"

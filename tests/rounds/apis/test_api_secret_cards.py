@@ -1,5 +1,6 @@
 """The API shows no hole card and no deck before the showdown (docs/rules.md §2.6): the
-player-dealer's, every seat's, at an RNG table and at a card-entry table, in every state."""
+player-dealer's, every seat's, at an RNG table and at a card-entry table (which keys them
+only at the showdown, §2.3), in every state; a refused card entry names no card typed."""
 
 from __future__ import annotations
 
@@ -72,18 +73,23 @@ def test_the_board_is_shown_as_it_is_dealt(as_compliance, on_floor):
     assert data["board"] == ["Ad", "Kd", "3s"]
 
 
-def test_a_hole_card_entered_at_the_flop_is_refused_without_naming_it(as_dealer, on_floor):
+def test_a_card_entry_hand_stores_no_hole_card_before_the_showdown(on_floor):
+    # Nothing to withhold, even from the database: the hole cards are keyed face up at the
+    # showdown (docs/rules.md §2.3), none before.
+    round_ = reach(on_floor, DealMode.CARD_ENTRY, State.RIVER, False)
+    assert round_.dealer_hole is None
+    assert [hand.hole for hand in round_.hands.all()] == [None, None]
+
+
+def test_a_refused_flop_names_no_card_typed(as_dealer, on_floor):
     round_ = reach(on_floor, DealMode.CARD_ENTRY, State.PREFLOP, False)
     rounds.decide_street(
         round_id=round_.pk, decisions=[(2, "check", 0), (3, "check", 0)], by=on_floor.dealer
     )
-    response = as_dealer.post(
-        f"/api/rounds/{round_.pk}/flop/", {"cards": ["Qd", "7d", "5h"]}, format="json"
-    )
-    assert response.status_code == 400
-    assert (response.data["field"], response.data["rule"]) == ("cards", "cards.once")
-    assert response.data["message"].startswith(
-        "one of these cards is already in a hand dealt this round"
-    )
-    assert "7d" not in response.data["message"]
+    for cards, field in ((["Qd", "7d", "Qd"], "cards[2]"), (["Qd", "7dd", "5h"], "cards[1]")):
+        response = as_dealer.post(f"/api/rounds/{round_.pk}/flop/", {"cards": cards}, format="json")
+        assert response.status_code == 400
+        assert response.data["field"] == field
+        assert not {"Qd", "7d", "5h"} & set(response.data["message"].split())
+        assert "7d" not in response.data["message"] and "Qd" not in response.data["message"]
     assert Round.objects.get(pk=round_.pk).board == []

@@ -2,9 +2,9 @@
 
 Every transition out of a state that does not allow it is refused with a StateError naming
 the state, and leaves every row as it was; a complete round records one transition per
-state; card entry is validated field by field; the RNG deal is stored and replays; decks
-alternate; a round can be voided from every active state; the showdown stores what the
-rules core says.
+state; an RNG table takes no keyed card (card entry: test_card_entry.py); the RNG deal is
+stored and replays; decks alternate; a round can be voided from every active state; the
+showdown stores what the rules core says.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from tests.builders.floor import (
     advance,
     audit_table,
     bank_and_play,
-    decide_street,
     floor_snapshot,
     give_button,
     open_floor,
@@ -227,114 +226,17 @@ def test_a_decision_is_made_once_and_streets_wait_for_everyone(clock, staff):
     assert HandDecision.objects.count() == 1
 
 
-# --- Card entry -------------------------------------------------------------------------------
+# --- Card entry (tests/rounds/services/test_card_entry.py has the rest) ---------------------
 
-HOLES = {"2": ["Kh", "Kd"], "3": ["8h", "8d"]}
-DEALER = ["As", "Ad"]
+ENTERED = {"hands": {"2": ["Kh", "Kd"], "3": ["8h", "8d"]}, "player_dealer": ["As", "Ad"]}
 FLOP = ["2c", "7h", "9s"]
-TURN_AND_RIVER = ["Td", "Jc"]
-
-
-def entry(hands=None, dealer=None, **extra):
-    value = {"hands": HOLES if hands is None else hands, "player_dealer": dealer or DEALER}
-    value.update(extra)
-    return value
-
-
-DEAL_ENTRIES = {
-    "malformed_card": (entry({"2": ["Kh", "Zz"], "3": HOLES["3"]}), "hands.2[1]", Rule.CARD),
-    "lowercase_rank": (entry({"2": ["kh", "Kd"], "3": HOLES["3"]}), "hands.2[0]", Rule.CARD),
-    "one_card": (entry({"2": ["Kh"], "3": HOLES["3"]}), "hands.2", Rule.CARD),
-    "three_cards": (entry({"2": ["Kh", "Kd", "Kc"], "3": HOLES["3"]}), "hands.2", Rule.CARD),
-    "cards_as_a_string": (entry({"2": "KhKd", "3": HOLES["3"]}), "hands.2", Rule.CARD),
-    "same_card_twice_in_a_hand": (
-        entry({"2": ["Kh", "Kh"], "3": HOLES["3"]}),
-        "hands.2[1]",
-        Rule.CARD_ONCE,
-    ),
-    "same_card_in_two_hands": (
-        entry({"2": ["Kh", "Kd"], "3": ["Kh", "8d"]}),
-        "hands",
-        Rule.CARD_ONCE,
-    ),
-    "same_card_as_the_player_dealer": (entry(dealer=["As", "Kh"]), "hands", Rule.CARD_ONCE),
-    "a_seat_missing": (entry({"2": HOLES["2"]}), "hands", Rule.CARD_ENTRY),
-    "a_seat_not_in_the_hand": (entry({**HOLES, "4": ["2d", "3d"]}), "hands", Rule.CARD_ENTRY),
-    "hands_not_a_mapping": (entry([["Kh", "Kd"], ["8h", "8d"]]), "hands", Rule.CARD_ENTRY),
-    "seat_not_a_number": (
-        entry({"two": HOLES["2"], "3": HOLES["3"]}),
-        "hands",
-        Rule.CARD_ENTRY,
-    ),
-    "player_dealer_malformed": (entry(dealer=["As", "A"]), "player_dealer[1]", Rule.CARD),
-    "player_dealer_one_card": (entry(dealer=["As"]), "player_dealer", Rule.CARD),
-    "player_dealer_missing": ({"hands": HOLES}, "player_dealer", Rule.CARD),
-    "nothing_entered": (None, None, Rule.CARD_ENTRY),
-}
-
-
-@pytest.mark.parametrize(
-    ("bad", "field_name", "rule"), DEAL_ENTRIES.values(), ids=DEAL_ENTRIES.keys()
-)
-def test_card_entry_deal_is_validated(bad, field_name, rule, clock, staff):
-    round_ = reach_card_entry(S.NO_MORE_BETS, staff)
-    before = round_snapshot(round_.pk)
-    with pytest.raises(RuleError) as refused:
-        rounds.deal(round_id=round_.pk, by=staff.dealer, entry=bad)
-    assert refused.value.field == field_name
-    assert refused.value.rule == rule
-    assert round_snapshot(round_.pk) == before
-
-
-REVEALS = {
-    "flop_two_cards": (S.PREFLOP, ["2c", "7h"], "cards"),
-    "flop_four_cards": (S.PREFLOP, ["2c", "7h", "9s", "Td"], "cards"),
-    "flop_malformed": (S.PREFLOP, ["2c", "7h", "9x"], "cards[2]"),
-    "flop_repeats_a_hole_card": (S.PREFLOP, ["Kh", "7h", "9s"], "cards"),
-    "flop_repeats_the_player_dealer": (S.PREFLOP, ["2c", "As", "9s"], "cards"),
-    "flop_card_twice": (S.PREFLOP, ["2c", "2c", "9s"], "cards[1]"),
-    "flop_missing": (S.PREFLOP, None, "cards"),
-    "turn_and_river_three_cards": (S.FLOP, ["Td", "Jc", "Qc"], "cards"),
-    "turn_and_river_one_card": (S.FLOP, ["Td"], "cards"),
-    "turn_and_river_repeats_the_flop": (S.FLOP, ["Td", "9s"], "cards"),
-    "turn_and_river_repeats_a_hole_card": (S.FLOP, ["8d", "Jc"], "cards"),
-    "turn_and_river_malformed": (S.FLOP, ["10d", "Jc"], "cards[0]"),
-}
-
-
-@pytest.mark.parametrize(("state", "cards", "field_name"), REVEALS.values(), ids=REVEALS.keys())
-def test_card_entry_reveals_are_validated(state, cards, field_name, clock, staff):
-    round_ = reach_card_entry(state, staff)
-    decide_street(round_, {2: PLAY_RIVER, 3: PLAY_RIVER}, by=staff.dealer)  # the street is decided
-    reveal = rounds.reveal_flop if state is S.PREFLOP else rounds.reveal_turn_and_river
-    before = round_snapshot(round_.pk)
-    with pytest.raises(RuleError) as refused:
-        reveal(round_id=round_.pk, by=staff.dealer, cards=cards)
-    assert refused.value.field == field_name
-    assert round_snapshot(round_.pk) == before
-
-
-def reach_card_entry(state: State, staff) -> Round:
-    f = open_floor("PPPP..", staff=staff, deal_mode=DealMode.CARD_ENTRY)
-    give_button(f.table_id, 1, by=staff.supervisor)
-    round_, _ = start_with_hands(f.table_id, by=staff.dealer, seats=[2, 3])
-    assert round_.deal_mode == DealMode.CARD_ENTRY
-    return advance(
-        round_,
-        state,
-        by=staff.dealer,
-        plans={2: PLAY_RIVER, 3: PLAY_RIVER},
-        entry=entry(),
-        flop=FLOP,
-        turn_and_river=TURN_AND_RIVER,
-    )
 
 
 def test_an_rng_table_takes_no_entered_cards(clock, staff):
     round_ = reach(S.NO_MORE_BETS, staff)
     before = round_snapshot(round_.pk)
     with pytest.raises(RuleError) as refused:
-        rounds.deal(round_id=round_.pk, by=staff.dealer, entry=entry())
+        rounds.deal(round_id=round_.pk, by=staff.dealer, entry=ENTERED)
     assert refused.value.field == "cards"
     assert round_snapshot(round_.pk) == before
     round_ = advance(round_, S.PREFLOP, by=staff.dealer)
@@ -358,7 +260,7 @@ SHOWDOWNS = {
             2: (["Kh", "Kd"], PLAY_RIVER, "one_pair", "lose"),
             3: (["8h", "8d"], PLAY_4X, "straight", "win"),
             4: (["Ac", "Ah"], PLAY_FLOP, "one_pair", "tie"),
-            5: (["3d", "4d"], FOLD, "high_card", "fold"),
+            5: (None, FOLD, "", "fold"),  # folded with no Trips wager: mucked, never keyed
         },
         "one_pair",
         True,
@@ -369,7 +271,7 @@ SHOWDOWNS = {
             2: (["Kh", "Kd"], PLAY_RIVER, "one_pair", "win"),
             3: (["4s", "3s"], PLAY_3X, "high_card", "lose"),
             4: (["3h", "5d"], PLAY_FLOP, "high_card", "tie"),
-            5: (["Qs", "Ks"], FOLD, "straight", "fold"),
+            5: (None, FOLD, "", "fold"),
         },
         "high_card",
         False,
@@ -393,8 +295,8 @@ def test_showdown_stores_categories_and_results(
         S.SHOWDOWN,
         by=staff.dealer,
         plans={seat: plan for seat, (_, plan, _, _) in seats.items()},
-        entry={
-            "hands": {seat: hole for seat, (hole, *_) in seats.items()},
+        entry={  # keyed at the showdown: the hands turned face up (docs/rules.md §2.3)
+            "hands": {seat: hole for seat, (hole, *_) in seats.items() if hole is not None},
             "player_dealer": dealer_hole,
         },
         flop=BOARD[:3],
@@ -413,8 +315,11 @@ def assert_showdown_matches_the_core(round_: Round) -> None:
     assert round_.dealer_category == dealer.category.label
     assert round_.dealer_qualifies == dealer_qualifies(dealer)
     for hand in Hand.objects.filter(round=round_).prefetch_related("decisions"):
-        value = evaluate([*(parse_card(c) for c in hand.hole), *board])
         folded = any(d.action == "fold" for d in hand.decisions.all())
+        if hand.hole is None:  # mucked at a card-entry table: a fold, never valued
+            assert folded and (hand.category, hand.result) == ("", "fold")
+            continue
+        value = evaluate([*(parse_card(c) for c in hand.hole), *board])
         assert hand.category == value.category.label
         assert hand.result == hand_result(value, dealer, folded).value
 

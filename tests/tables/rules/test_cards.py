@@ -11,9 +11,11 @@ from tables.rules.cards import (
     FULL_DECK,
     Card,
     ensure_distinct,
+    ensure_keyed_once,
     format_cards,
     parse_card,
     parse_cards,
+    parse_keyed_cards,
 )
 from tables.rules.deck import clockwise_from_left_of, deal, next_deck, shuffled_deck
 from tests.builders.rules import cards
@@ -163,6 +165,59 @@ def test_ensure_distinct_names_the_repeated_card():
     with pytest.raises(RuleError, match="card Kd appears twice") as caught:
         ensure_distinct(cards("As Kd Qh Kd"))
     assert caught.value.rule == Rule.CARD_ONCE
+
+
+# --- cards keyed at the table: a refusal names a place, never what was typed (§2.6) ------
+
+KEYED = [
+    # typed, field, rule, message
+    (None, None, Rule.CARD, "no cards were keyed for seat 3: 2 are needed"),
+    ("Ah Kd", None, Rule.CARD, "the cards keyed for seat 3 must be a list of 2"),
+    (["Ah"], None, Rule.CARD, "2 cards are needed for seat 3, 1 were keyed"),
+    (["Ah", "Kd", "Qs"], None, Rule.CARD, "2 cards are needed for seat 3, 3 were keyed"),
+    (["Ah", "kd"], "[1]", Rule.CARD,
+     "card 2 keyed for seat 3 is not a card: write the rank (23456789TJQKA) then the suit (cdhs)"),
+    (["Ahh", "Kd"], "[0]", Rule.CARD,
+     "card 1 keyed for seat 3 is not a card: write the rank (23456789TJQKA) then the suit (cdhs)"),
+    ([7, "Kd"], "[0]", Rule.CARD,
+     "card 1 keyed for seat 3 is not a card: write the rank (23456789TJQKA) then the suit (cdhs)"),
+    (["Kd", "Kd"], "[1]", Rule.CARD_ONCE, "cards 1 and 2 keyed for seat 3 are the same card"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("typed", "field", "rule", "message"), KEYED)
+def test_keyed_cards_are_refused_by_their_place(typed, field, rule, message):
+    with pytest.raises(RuleError) as refused:
+        parse_keyed_cards(typed, count=2, owner="seat 3")
+    assert (refused.value.field, refused.value.rule, refused.value.message) == (
+        field,
+        rule,
+        message,
+    )
+
+
+def test_keyed_cards_parse_as_cards():
+    assert format_cards(parse_keyed_cards(("Ah", "Kd"), count=2, owner="seat 3")) == ["Ah", "Kd"]
+
+
+def test_a_card_keyed_twice_is_refused_by_where_it_is():
+    groups = [
+        ("on the board", "cards", cards("2c 7h 9s")),
+        ("keyed for the player-dealer", "player_dealer", cards("As Kd")),
+        ("keyed for seat 1", "hands.1", cards("Qh Jh")),
+        ("keyed for seat 4", "hands.4", cards("Jh 3c")),
+    ]
+    ensure_keyed_once(groups[:3])
+    with pytest.raises(RuleError) as refused:
+        ensure_keyed_once(groups)
+    assert (refused.value.field, refused.value.rule, refused.value.message) == (
+        "hands.4",
+        Rule.CARD_ONCE,
+        "a card keyed for seat 4 is also keyed for seat 1",
+    )
+    with pytest.raises(RuleError) as on_board:
+        ensure_keyed_once([groups[0], ("keyed for seat 2", "hands.2", cards("9s Td"))])
+    assert on_board.value.message == "a card keyed for seat 2 is also on the board"
 
 
 # --- shuffling --------------------------------------------------------------------------

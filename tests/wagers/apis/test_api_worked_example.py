@@ -89,8 +89,7 @@ def worked_example(as_supervisor, as_dealer):
         201,
     )
     ok(as_dealer.post(f"{r}no-more-bets/"))
-    cards = {"hands": {"1": ["4s", "5d"], "2": ["Ah", "Qh"]}, "player_dealer": ["Kc", "Kd"]}
-    ok(as_dealer.post(f"{r}deal/", {"cards": cards}, format="json"))
+    ok(as_dealer.post(f"{r}deal/"))  # face down: the hole cards are keyed at the showdown
     for seat, action, multiple in ((2, "play", 4), (1, "check", 0)):
         body = {"seat": seat, "action": action, "multiple": multiple}
         ok(as_dealer.post(f"{r}decisions/", body, format="json"), 201)
@@ -98,10 +97,12 @@ def worked_example(as_supervisor, as_dealer):
     ok(as_dealer.post(f"{r}decisions/", {"seat": 1, "action": "check"}, format="json"), 201)
     ok(as_dealer.post(f"{r}turn-river/", {"cards": ["Jd", "3c"]}, format="json"))
     ok(as_dealer.post(f"{r}decisions/", {"seat": 1, "action": "fold"}, format="json"), 201)
-    shown = ok(as_dealer.post(f"{r}showdown/"))
+    # Seat 1 folded with no Trips wager: mucked, its cards never keyed.
+    cards = {"hands": {"2": ["Ah", "Qh"]}, "player_dealer": ["Kc", "Kd"]}
+    shown = ok(as_dealer.post(f"{r}showdown/", {"cards": cards}, format="json"))
     assert (shown["dealer_category"], shown["dealer_qualifies"]) == ("one_pair", True)
     assert [(h["seat"], h["category"], h["result"]) for h in shown["hands"]] == [
-        (1, "high_card", "fold"),
+        (1, "", "fold"),
         (2, "flush", "win"),
     ]
     settled = ok(as_dealer.post(f"{r}settle/"))

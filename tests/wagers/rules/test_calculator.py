@@ -106,6 +106,38 @@ def test_a_folded_seat_and_a_second_seat():
     assert answer["settlement"][0]["pass"] == "fold"
 
 
+def test_a_mucked_seat_needs_no_cards_and_settles_as_with_them():
+    # A folded hand with no Trips wager on it is mucked (docs/rules.md §2.3): its cards decide
+    # nothing, so it may leave them out ("hole" absent or null) and settles the same.
+    with_cards = settle_request(_with(_second_seat(play=0, folded=True, bad_beat=100)))
+    for mucked in ({}, {"hole": None}):
+        request = _with(_second_seat(play=0, folded=True, bad_beat=100))
+        request["seats"][1].pop("hole")
+        request["seats"][1].update(mucked)
+        answer = settle_request(request)
+        assert answer["settlement"] == with_cards["settlement"]
+        assert answer["player_dealer_net"] == with_cards["player_dealer_net"]
+        assert answer["seats"][1] == {"seat": 2, "category": None, "result": "fold",
+                                      "best_five": None}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "seat",
+    [
+        {"play": 400},  # still in
+        {"play": 0, "folded": True, "trips": 100},  # folded with a Trips wager
+        {"play": 0, "folded": True, "backline": [{"ante": 100, "blind": 100, "trips": 100}]},
+    ],
+    ids=["in", "folded_with_trips", "folded_with_trips_behind"],
+)
+def test_a_hand_turned_face_up_needs_its_cards(seat):
+    request = _with(_second_seat(**seat))
+    request["seats"][1].pop("hole")
+    with pytest.raises(RuleError) as refused:
+        settle_request(request)
+    assert (refused.value.field, refused.value.rule) == ("seats[1].hole", Rule.CALCULATOR_FORMAT)
+
+
 def test_a_custom_trips_table_in_full():
     # Seat 1 makes three aces: Trips pays 3:1 on UTH-01, 30:1 with three of a kind at 30 here.
     custom = {"royal_flush": 100, "straight_flush": 40, "four_of_a_kind": 20,

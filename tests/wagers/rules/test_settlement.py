@@ -11,7 +11,7 @@ from tables.rules.options import GameOptions
 from tests.builders.rules import cards, pending, player_net, running_nets, uncovered_lines
 from wagers.rules.resolution import Outcome, Resolution
 from wagers.rules.settlement import PendingWager, SettlementPass, apply_coverage, settlement_order
-from wagers.rules.showdown import SeatHand, play_out
+from wagers.rules.showdown import SeatHand, play_out, turned_face_up
 from wagers.rules.wagers import Stakes, WagerKind
 
 W = WagerKind
@@ -371,3 +371,34 @@ def test_rounded_off_is_carried_to_the_line():
     resolution = Resolution(W.BLIND, 2525, WIN, 3775, rounded_off=Fraction(25, 2))
     line = apply_coverage(10**6, [PendingWager(SHOWDOWN, 1, 0, resolution)]).lines[0]
     assert (line.paid, line.rounded_off) == (3775, Fraction(25, 2))
+
+
+# --- A mucked hand (card entry, docs/rules.md §2.3) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("folded", "trips", "behind", "turned_up"),
+    [
+        (False, 0, 0, True),  # still in: shown down
+        (True, 100, 0, True),  # its Trips is decided by its cards
+        (True, 0, 100, True),  # a Trips behind it too
+        (True, 0, 0, False),  # nothing depends on its cards: mucked
+    ],
+)
+def test_which_hands_are_turned_face_up(folded, trips, behind, turned_up):
+    stakes = Stakes(ante=100, blind=100, play=0 if folded else 100, trips=trips)
+    backline = (Stakes(ante=100, blind=100, trips=behind),)
+    assert turned_face_up(folded, [stakes.trips, behind]) is turned_up
+    assert SeatHand(2, None, stakes, folded, backline).turned_face_up is turned_up
+
+
+def test_a_mucked_hand_settles_as_a_fold_whatever_its_cards():
+    stakes = Stakes(ante=100, blind=100, bad_beat=100)
+    board, dealer = cards("2h 7h 9h Kc 4d"), cards("Ks Qd")
+    shown = play_out(6, dealer, board, [SeatHand(1, cards("7c 7d"), stakes, True)], 10_000,
+                     GameOptions())  # fmt: skip
+    mucked = play_out(6, dealer, board, [SeatHand(1, None, stakes, True)], 10_000, GameOptions())
+    assert mucked.settlement == shown.settlement
+    assert (mucked.seats[0].value, mucked.seats[0].result.value) == (None, "fold")
+    with pytest.raises(ValueError, match="turned face up"):
+        play_out(6, dealer, board, [SeatHand(1, None, stakes, False)], 10_000, GameOptions())
