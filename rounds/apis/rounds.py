@@ -159,16 +159,21 @@ class SeatCardsField(serializers.DictField):
     def __init__(self, **kwargs) -> None:
         super().__init__(child=_cards(), **kwargs)
 
+    @staticmethod
+    def _seat(key) -> int:
+        try:  # ASCII digits only: a superscript or another script's digit is no seat
+            return bounds.strict_int(key, minimum=1, maximum=bounds.COUNT_MAX)
+        except bounds.OutOfBounds:
+            raise serializers.ValidationError(
+                "each hand's cards are keyed by its seat number, in the digits 0-9"
+            ) from None
+
     def to_internal_value(self, data):
         if isinstance(data, dict):
-            for seat in data:
-                try:  # ASCII digits only: a superscript or another script's digit is no seat
-                    bounds.strict_int(seat, minimum=1, maximum=bounds.COUNT_MAX)
-                except bounds.OutOfBounds:
-                    raise serializers.ValidationError(
-                        "each hand's cards are keyed by its seat number, in the digits 0-9"
-                    ) from None
-        return {int(seat): cards for seat, cards in super().to_internal_value(data).items()}
+            seats = [self._seat(key) for key in data]
+            if len(set(seats)) < len(seats):  # "1" and "01": one seat, never one dropped
+                raise serializers.ValidationError("each hand's seat is keyed once")
+        return {self._seat(key): cards for key, cards in super().to_internal_value(data).items()}
 
 
 class ShowdownCardsSerializer(serializers.Serializer):

@@ -280,6 +280,12 @@ SHOWDOWN_ENTRIES = {
         )
         for seat in ["two", "\u00b2", "\u0665", "0", "2.0", "99999", "Ah"]
     },
+    "a_seat_twice": (
+        {**TURNED_UP, "hands": {"2": ["As", "Ah"], "02": ["5h", "6h"], "3": ["Kc", "Qc"]}},
+        "invalid",
+        "cards.hands",
+        None,
+    ),
     "no_player_dealer": ({"hands": TURNED_UP["hands"]}, "invalid", "cards.player_dealer", None),
     "a_card_not_text": (
         {**TURNED_UP, "hands": {"2": ["As", {"card": "Ah"}], "3": ["Kc", "Qc"]}},
