@@ -164,7 +164,7 @@ class Bench:
         table_id = bench_table.table.pk
         self.find_player_dealer(bench_table)
         round_ = self.step("start_round", rounds.start_round, table_id=table_id, by=self.staff)
-        self.step("post_bank", wagering.post_bank, round_id=round_.pk, amount=BANK, by=self.staff)
+        self.step("post_bank", rounds.post_bank, round_id=round_.pk, amount=BANK, by=self.staff)
         seats = [s for s in bench_table.seated if s != round_.player_dealer_seat]
         self.step(
             "place_bets",

@@ -32,6 +32,7 @@ from cardroom.clock import now
 from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State
 from cardroom.money import dollars, whole_cents
 from fees import selectors as fee_selectors
+from fees.rules.assessment import largest_bank, shortfalls
 from rounds import selectors as round_selectors
 from tables import options as table_options
 from tables import selectors as floor_selectors
@@ -53,7 +54,7 @@ from tables.rules.seats import SEATS
 from tables.rules.visibility import visible_cards
 from wagers import selectors as money_selectors
 from wagers.models import PlayerDealerBank
-from wagers.rules.layout import Bettor, Exposure, play_shortfall, play_stake
+from wagers.rules.layout import BankAction, Bettor, play_shortfall, play_stake
 
 from .models import StaffAction
 
@@ -264,7 +265,10 @@ class TableView:
     holds: dict[int, HeldSeat] = field(default_factory=dict)  # seat -> its hold in force
     seat_panels: list = field(default_factory=list)  # the six seats (SeatPanel), 1 to 6
     next_action: str = ""  # one of NEXT_ACTIONS
-    exposure: Exposure | None = None  # the bank against the layout while wagers are taken
+    exposure: BankAction | None = None  # the layout against the bank while wagers are taken
+    bank_fee: int = 0  # the least fee the player-dealer will owe, while the bank is posted
+    bank_most: int = 0  # the largest bank that leaves that fee beside it
+    fee_short: list = field(default_factory=list)  # FeeShort: payers short on the layout
 
     @property
     def table(self) -> Table:
@@ -391,6 +395,34 @@ class SeatPanel:
     @property
     def free(self) -> bool:
         return self.seating is None
+
+
+@dataclass(frozen=True)
+class FeeShort:
+    """A payer whose chips at the table do not cover the collection fees the layout so far
+    would owe at "no more bets" (docs/rules.md §9.4): "no more bets" would stop on it."""
+
+    seat: int
+    name: str
+    player_dealer: bool
+    owed: int
+    held: int
+
+
+def fee_shortfalls(round_: Round, snapshot: dict | None, chips: dict[int, int]) -> list[FeeShort]:
+    """Each payer short of the fees the layout so far would owe if "no more bets" were called
+    now (the fee engine's own ``shortfalls``, as "no more bets" checks them), the
+    player-dealer's chips being those beside the bank; reads the round's prefetched bets."""
+    bets = [bet for hand in round_.hands.all() for bet in hand.bets.all()]
+    assessment = fee_selectors.layout_fees(round_, snapshot, bets)
+    if assessment is None:
+        return []
+    who = {bet.player_id: (bet.hand.seat, bet.player.name) for bet in bets}
+    who[round_.player_dealer_id] = (round_.player_dealer_seat, round_.player_dealer.name)
+    return [
+        FeeShort(*who[payer], payer == round_.player_dealer_id, owed, held)
+        for payer, owed, held in shortfalls(assessment, chips)
+    ]
 
 
 # The one next action of the round, in the order a hand goes (the template's panels).
@@ -554,6 +586,14 @@ def table_view(*, table_id: int) -> TableView:
     view.seat_panels = seat_panels(view)
     view.next_action = next_action(view)
     view.exposure = money_selectors.layout_exposure(round_)
+    if round_ is not None and round_.state == State.WAGERING and view.round_schedule:
+        snapshot = view.round_schedule.schedule
+        if not getattr(round_, "bank", None):
+            bets = [bet for hand in round_.hands.all() for bet in hand.bets.all()]
+            view.bank_fee = fee_selectors.least_player_dealer_owes(round_, snapshot, bets)
+            held = view.chips.get(round_.player_dealer_id, 0)
+            view.bank_most = largest_bank(held, view.bank_fee, round_.options["chip_unit_cents"])
+        view.fee_short = fee_shortfalls(round_, snapshot, view.chips)
     return view
 
 

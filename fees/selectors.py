@@ -5,6 +5,7 @@ Other apps (reports, the console) read fees only through these functions.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -24,7 +25,8 @@ from fees.models import (
     FeeScheduleVersion,
     RoundFeeSchedule,
 )
-from fees.rules.schedule import Schedule, build_schedule
+from fees.rules.assessment import Assessment, Wagered, assess, least_player_dealer_fee
+from fees.rules.schedule import SQUARES, Schedule, build_schedule
 from tables.models import Round, Table
 from wagers.models import AccountKind, LedgerEntry
 
@@ -119,6 +121,49 @@ def engine_schedule(snapshot: dict) -> Schedule:
         table_minimum=snapshot["table_minimum_cents"],
         table_maximum=snapshot["table_maximum_cents"],
         charged_squares=snapshot["charged_squares"],
+    )
+
+
+def wagered(bets: Iterable) -> list[Wagered]:
+    """A round's bets (each with its hand) as the fee engine reads them."""
+    return [
+        Wagered(
+            seat=bet.hand.seat,
+            bettor=bet.bettor,
+            payer_id=bet.player_id,
+            squares={square: getattr(bet, f"{square}_cents") for square in SQUARES},
+        )
+        for bet in bets
+    ]
+
+
+def least_player_dealer_owes(round_: Round, snapshot: dict | None, bets: Iterable) -> int:
+    """The least the player-dealer of ``round_`` will owe in collection fees at "no more
+    bets" (cents), under its frozen schedule ``snapshot`` (None: no fees, 0) and with
+    ``bets`` on the layout so far (``fees.rules.assessment.least_player_dealer_fee``,
+    docs/rules.md §9.4). For the bank's check (``rounds.services.post_bank``) and the
+    tablet's bank form."""
+    if snapshot is None:
+        return 0
+    return least_player_dealer_fee(
+        engine_schedule(snapshot),
+        wagered(bets),
+        player_dealer_id=round_.player_dealer_id,
+        player_dealer_seat=round_.player_dealer_seat,
+        chip_unit=round_.options["chip_unit_cents"],
+    )
+
+
+def layout_fees(round_: Round, snapshot: dict | None, bets: Iterable) -> Assessment | None:
+    """The fees ``bets`` would owe if "no more bets" were called now, under the frozen
+    schedule ``snapshot`` (None: no fees), as the assessment will compute them."""
+    if snapshot is None:
+        return None
+    return assess(
+        engine_schedule(snapshot),
+        wagered(bets),
+        player_dealer_id=round_.player_dealer_id,
+        player_dealer_seat=round_.player_dealer_seat,
     )
 
 

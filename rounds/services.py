@@ -31,8 +31,10 @@ from tables.rules.deck import shuffled_deck
 from tables.rules.hands import evaluate
 from tables.services.button import take_position
 from tables.services.locks import lock_table
+from wagers.models import PlayerDealerBank
 from wagers.rules.resolution import HandResult, dealer_qualifies, hand_result
 from wagers.rules.showdown import turned_face_up
+from wagers.services import wagering
 from wagers.services.settlement import return_round_money, settle_round_money
 from wagers.services.theo import record_theo
 from wagers.services.wagering import RoundState, lock_round_state, place_plays
@@ -122,6 +124,16 @@ def start_round(*, table_id: int, by) -> Round | Refused:
         )
         fee_assessment.freeze_schedule(round_, fees)
         return round_
+
+
+def post_bank(*, round_id: int, amount: int, by) -> PlayerDealerBank:
+    """The player-dealer's bank W (docs/rules.md §7.1), posted from their chips while wagering
+    is open, leaving beside it the chips for the least collection fee they will owe at "no
+    more bets" under the schedule frozen when the hand started (§9.4): one transaction, the
+    table's lock, the schedule read in the lock's statement."""
+    return wagering.post_bank(
+        round_id=round_id, amount=amount, by=by, keep=fee_assessment.FEES_KEPT
+    )
 
 
 def close_wagering(*, round_id: int, by) -> Round:

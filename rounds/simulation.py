@@ -267,7 +267,7 @@ class Simulation:
             else self.rng.choice((20_000, 50_000, 100_000))
         )
         self._top_up(sim, dealer, bank + FEE_ROOM)  # the bank, and the fees besides
-        wagering.post_bank(
+        rounds.post_bank(
             round_id=round_.pk,
             amount=min(bank, self._balance(sim, dealer) - FEE_ROOM),
             by=self.staff,

@@ -42,7 +42,7 @@ from wagers.models import (
     SettlementLine,
     TransactionKind,
 )
-from wagers.rules.layout import Exposure, exposure
+from wagers.rules.layout import BankAction, action_against_the_bank
 from wagers.rules.theo import Comparison
 from wagers.rules.wagers import Stakes
 
@@ -369,12 +369,12 @@ def round_money(round_: Round) -> Round:
     return round_
 
 
-def layout_exposure(round_: Round | None) -> Exposure | None:
+def layout_exposure(round_: Round | None) -> BankAction | None:
     """The action on the layout against the bank while wagers are taken (None otherwise, and
-    before the bank is posted): the most the bank can lose on this layout and what of it could
-    go uncovered, from every bettor's opening wagers, seated and backline, under the options
-    frozen into the round (``wagers.rules.layout.exposure``). Reads the round's prefetched
-    bank and bets (``round_money``)."""
+    before the bank is posted): the likely case and the worst, each with what of it could go
+    uncovered, from every bettor's opening wagers, seated and backline, under the options
+    frozen into the round (``wagers.rules.layout.action_against_the_bank``, docs/rules.md
+    §7.5). Reads the round's prefetched bank and bets (``round_money``)."""
     if round_ is None or round_.state != State.WAGERING:
         return None
     bank = getattr(round_, "bank", None)
@@ -393,7 +393,9 @@ def layout_exposure(round_: Round | None) -> Exposure | None:
         for hand in round_.hands.all()
     }
     options = table_options.game_options(round_.options)
-    return exposure(bank.amount_cents, round_.player_dealer_seat, layout, options=options)
+    return action_against_the_bank(
+        bank.amount_cents, round_.player_dealer_seat, layout, options=options
+    )
 
 
 def account_list(*, filters=None) -> QuerySet[Account]:

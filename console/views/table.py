@@ -149,7 +149,7 @@ def _start(data, table, round_, by):
 
 
 def _bank(data, table, round_, by):
-    wagering.post_bank(round_id=round_.pk, amount=data["amount"], by=by)
+    rounds.post_bank(round_id=round_.pk, amount=data["amount"], by=by)
     return "the player-dealer's bank is posted"
 
 

@@ -139,6 +139,70 @@ def assess(
     return Assessment(tuple(lines), action)
 
 
+def _least_legal_wager(schedule: Schedule, chip_unit: int, low: int, high: int) -> int | None:
+    """The least wager in whole chips within the table limits and ``low``..``high``."""
+    start = max(low, schedule.table_minimum)
+    least = -(-start // chip_unit) * chip_unit
+    return least if least <= min(high, schedule.table_maximum) else None
+
+
+def least_player_dealer_fee(
+    schedule: Schedule,
+    wagered: Sequence[Wagered],
+    *,
+    player_dealer_id: int,
+    player_dealer_seat: int,
+    chip_unit: int,
+) -> int:
+    """The least the player-dealer will owe at "no more bets" (cents), given the wagers
+    already on the layout (``wagered``) and whatever is still to come (docs/rules.md §9.4).
+
+    Wagers are only added until "no more bets" (§4.5), and a hand is dealt only once a seat
+    has wagered its Ante and its equal Blind, each at least the table minimum, in whole chips
+    (§4.1, §4.3, §4.4). So:
+
+    - **per betting square**: the player-dealer's fees on the squares wagered so far (more
+      wagers only add fees); with no seat wagered yet, the fees of the smallest a seat can
+      wager: an Ante and a Blind at the rate whose player-dealer fee is the least among the
+      rates that hold a legal wager, on each of the two squares the schedule charges;
+    - **total table action**: the least player-dealer fee among the rates whose action range
+      reaches the action so far, or an Ante and a Blind at the table minimum if more.
+
+    The amount is a floor: a fuller layout may owe more, never less.
+    """
+    if schedule.basis is Basis.PER_BETTING_SQUARE:
+        if wagered:
+            lines = assess(
+                schedule,
+                wagered,
+                player_dealer_id=player_dealer_id,
+                player_dealer_seat=player_dealer_seat,
+            ).lines
+            return sum(line.amount for line in lines if line.payer is Payer.PLAYER_DEALER)
+        squares = sum(1 for square in ("ante", "blind") if square in schedule.charged_squares)
+        fees = [
+            rate.player_dealer_fee or 0
+            for rate in schedule.rates
+            if rate.wager is not None
+            and _least_legal_wager(schedule, chip_unit, rate.wager.low, rate.wager.high) is not None
+        ]
+        return squares * min(fees, default=0)
+    least_hand = 2 * (_least_legal_wager(schedule, chip_unit, 0, schedule.table_maximum) or 0)
+    action = max(sum(bet.total for bet in wagered), least_hand)
+    fees = [
+        rate.player_dealer_fee or 0
+        for rate in schedule.rates
+        if rate.action is not None and (rate.action.high is None or rate.action.high >= action)
+    ]
+    return min(fees, default=0)
+
+
+def largest_bank(held: int, owed: int, chip_unit: int) -> int:
+    """The largest bank in whole chips that leaves ``owed`` of the ``held`` chips beside it
+    (0: none does)."""
+    return max(held - owed, 0) // chip_unit * chip_unit
+
+
 def shortfalls(assessment: Assessment, balances: Mapping[int, int]) -> list[tuple[int, int, int]]:
     """(payer id, fees owed, chips held) for each payer whose chips do not cover the fees."""
     return [

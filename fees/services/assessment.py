@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from cardroom.errors import Rule, RuleError, State, StateError
 from cardroom.money import dollar_range, dollars
 from fees.models import FeeLine, FeeWaiver, PayerKind, RoundFeeSchedule
-from fees.rules.assessment import Wagered, assess, shortfalls
+from fees.rules.assessment import Wagered, assess, largest_bank, shortfalls
 from fees.rules.schedule import SQUARES
-from fees.selectors import engine_schedule, snapshot_in_force
-from tables.models import Round
+from fees.selectors import engine_schedule, least_player_dealer_owes, snapshot_in_force
+from tables.models import Player, Round
 from tables.services.locks import Read
 from wagers.models import Account, AccountKind, TransactionKind
 from wagers.rules.postings import Role, fee_legs, reversed_legs
 from wagers.services.ledger import Posting, drop_account, legs_of, post_all
-from wagers.services.wagering import RoundState
+from wagers.services.wagering import BankCheck, RoundState
 
 
 def fix_schedule(table, moment) -> dict | None:
@@ -116,6 +116,37 @@ def wagers_at_close(state: RoundState) -> WagersAtClose:
         state.also["drop_account_id"] if rows else None,
         state.also["fee_schedule"] if rows else None,
     )
+
+
+def _require_fees_kept(state: RoundState, amount: int) -> None:
+    """A bank that leaves the player-dealer fewer chips than the least collection fee they
+    will owe at "no more bets" is refused (docs/rules.md §9.4): the fee is paid from the
+    chips beside the bank, never from it, and "no more bets" would stop on it."""
+    round_ = state.round
+    owed = least_player_dealer_owes(round_, state.also["fee_schedule"], state.bets)
+    if not owed:
+        return
+    account = state.chips.get(round_.player_dealer_id)
+    held = account.balance_cents if account else 0
+    if held - amount >= owed:
+        return
+    most = largest_bank(held, owed, round_.options["chip_unit_cents"])
+    more = "fill the bankroll" if round_.player_dealer_is_tppp else "buy in"
+    name = Player.objects.values_list("name", flat=True).get(pk=round_.player_dealer_id)
+    then = f"post a bank of at most {dollars(most)}, or {more} first" if most else f"{more} first"
+    raise RuleError(
+        f"a bank of {dollars(amount)} leaves {name} {dollars(held - amount)} in chips at the "
+        f'table; the player-dealer owes at least {dollars(owed)} in collection fees at "no '
+        f'more bets", paid from the chips beside the bank, not from it: {then}',
+        rule=Rule.FEE_COLLECTION,
+        field="amount",
+    )
+
+
+# What posting the bank checks for the fees, with the table's lock (``wagers.services.
+# wagering.post_bank``, called by ``rounds.services.post_bank``): the frozen schedule, read in
+# the lock's statement, and the chips the player-dealer keeps beside the bank.
+FEES_KEPT = BankCheck(reads={"fee_schedule": AT_CLOSE["fee_schedule"]}, check=_require_fees_kept)
 
 
 def collect(round_: Round, wagers: WagersAtClose, *, by) -> list[FeeLine]:

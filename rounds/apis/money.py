@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from cardroom.api import RUN_TABLE_OR_READ, cents, count, idempotent, primary_key
 from cardroom.errors import RuleError, State
+from rounds import services as rounds
 from tables.models import Player
 from wagers.services import wagering
 
@@ -26,7 +27,8 @@ class RoundBankApi(APIView):
     class InputSerializer(serializers.Serializer):
         amount = cents(
             help_text="the bank W in cents: above zero, in the table's chips, at most the "
-            "player-dealer's chips at the table"
+            "player-dealer's chips at the table less the least collection fee they will owe "
+            'at "no more bets"'
         )
 
         class Meta:
@@ -36,7 +38,9 @@ class RoundBankApi(APIView):
         request=InputSerializer,
         description=(
             "The player-dealer posts the bank W from their chips (docs/rules.md §7.1), once, "
-            'before "no more bets". 409 if it is already posted or wagering is closed.'
+            'before "no more bets". 409 if it is already posted or wagering is closed. 400 '
+            "(field amount, rule fees.collection) if it leaves fewer chips than the least "
+            'collection fee the player-dealer will owe at "no more bets" (docs/rules.md §9.4).'
         ),
         **round_schema(status.HTTP_201_CREATED),
     )
@@ -44,7 +48,7 @@ class RoundBankApi(APIView):
     def post(self, request, round_id: int):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        wagering.post_bank(round_id=round_id, by=request.user, **serializer.validated_data)
+        rounds.post_bank(round_id=round_id, by=request.user, **serializer.validated_data)
         return round_answer(request, round_id, State.WAGERING, status.HTTP_201_CREATED)
 
 

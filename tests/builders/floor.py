@@ -427,7 +427,7 @@ def start_round(table_id: int, *, by, bank: int = BANK, top_up: bool = False) ->
         raise AssertionError(f"the round was refused: {describe(round_.error)}")
     if top_up:
         ensure_chips(table_id, round_.player_dealer, bank, by=by)
-    wagering.post_bank(round_id=round_.pk, amount=bank, by=by)
+    rounds.post_bank(round_id=round_.pk, amount=bank, by=by)
     return round_
 
 

@@ -7,8 +7,10 @@ from django.urls import reverse
 
 from cardroom.errors import State
 from fees.models import FeeLine, FeeSchedule, FeeScheduleVersion, FeeWaiver
+from rounds import services as rounds
 from tests.builders.fees import STANDARD, table_schedule
-from tests.builders.money import Wager, money_table, play_round
+from tests.builders.floor import give_button
+from tests.builders.money import Wager, money_table, place, play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +42,44 @@ def test_no_more_bets_shows_the_hands_fees(as_user, fee_table):
     assert f"${total // 100}.{total % 100:02d}" in page
     assert 'class="data fee-lines"' in page
     assert ">Waive</button>" not in page  # a dealer may not waive
+
+
+def test_the_bank_leaves_the_player_dealers_fee_and_the_layout_warns_of_a_short_payer(
+    as_user, fee_table
+):
+    """docs/rules.md §9.4: the bank form says what to keep for the fee; a bank of every chip
+    is refused on the form with the rule, in dollars; once the layout owes more than the
+    player-dealer kept, the tablet says so before "no more bets" stops on it."""
+    mt = fee_table
+    give_button(mt.table.pk, 2, by=mt.staff.dealer)
+    round_ = rounds.start_round(table_id=mt.table.pk, by=mt.staff.dealer)
+    client = as_user("dealer")
+    page = client.get(reverse("console:table", args=[mt.table.pk])).content.decode()
+    assert 'data-next="bank"' in page
+    assert (
+        f"{mt.seated[2].name} has $500.00 in chips at the table;\n      the player-dealer's "
+        "collection fee at “no more bets” is at least $0.50, paid from the chips beside the "
+        "bank, not from it:"
+    ) in page
+    assert '<strong id="bank-most">$499.00</strong> leaves it' in page
+    refused = act(client, mt.table, "bank", {"round_id": round_.pk, "amount": "500"})
+    assert refused.status_code == 400
+    assert (
+        f"Bank ($): a bank of $500.00 leaves {mt.seated[2].name} $0.00 in chips at the table; "
+        "the player-dealer owes at least $0.50 in collection fees at &quot;no more bets&quot;, "
+        "paid from the chips beside the bank, not from it: post a bank of at most $499.00, or "
+        "buy in first (rule: fees collected before the deal, docs/rules.md §9.4)"
+    ) in refused.content.decode()
+    assert (
+        act(client, mt.table, "bank", {"round_id": round_.pk, "amount": "499"}).status_code == 302
+    )
+    # $50 Antes and Blinds at three seats: $0.50 a square for the player-dealer, $3.00 in all.
+    place(mt, round_, [Wager(1, 5_000), Wager(3, 5_000), Wager(4, 5_000)])
+    page = client.get(reverse("console:table", args=[mt.table.pk])).content.decode()
+    warning = page.split('id="fee-short">')[1].split("</p>")[0]
+    assert f"seat 2 (player-dealer {mt.seated[2].name}) owes $3.00 and has $1.00" in warning
+    assert "seat 1" not in warning  # $400 left covers its $2.00
+    assert "(rule: fees collected before the deal, docs/rules.md §9.4)" in warning
 
 
 def test_a_supervisor_waives_a_fee_before_the_deal(as_user, fee_table):

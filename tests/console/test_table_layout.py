@@ -129,16 +129,55 @@ def test_before_no_more_bets_the_action_against_the_bank_in_dollars(as_user, car
     assert response.status_code == 200
     body = response.content.decode()
     assert 'data-next="wagers"' in body
-    # Every hand at its best (UTH-01 Trips, Bad Beat option 1, 4x Plays), in settlement order
-    # from the player-dealer's left: seat 3 ($5 + $20 + $2,500 on the Blind) = $2,525, then
-    # seat 1 ($10 + $40 + $5,000 + Trips $250 + Bad Beat $50,000) = $55,300.
-    assert "the most the bank can lose on this layout is" in body
+    assert "Action against the bank of $10.00" in body
+    # Likely: every hand wins with less than Three of a Kind, in settlement order from the
+    # player-dealer's left: seat 3's $5 Ante and $20 Play (the $10 bank pays $5 and $5), then
+    # seat 1's $10 and $40: $75 owed, $65 of it uncovered. The bank is short even here: red.
+    assert re.search(r'id="exposure-likely-owed">\$75\.00<', body)
+    assert re.search(r'id="exposure-likely-uncovered">\$65\.00 could go uncovered<', body)
+    assert 'class="exposure likely" id="exposure" data-alarm="likely"' in body
+    # Worst: every hand at its best (UTH-01 Trips, Bad Beat option 1, 4x Plays): seat 3 ($5 +
+    # $20 + $2,500 on the Blind) = $2,525, then seat 1 ($10 + $40 + $5,000 + Trips $250 + Bad
+    # Beat $50,000) = $55,300.
     assert re.search(r'id="exposure-most">\$57,825\.00<', body)
-    assert "the bank of $10.00 pays at most" in body
     assert re.search(r'id="exposure-paid">\$10\.00<', body)
     assert re.search(r'id="exposure-uncovered">\$57,815\.00 could go uncovered<', body)
     # Seat 3's Ante is paid, its Play in part; everything after goes unpaid.
     assert "(7 of 8 wagers, in settlement order)" in body
+
+
+@pytest.mark.parametrize(
+    ("bank", "alarm", "likely", "worst"),
+    [
+        (
+            30_000,
+            "worst",
+            "$175.00</strong> owed to the winners, covered",
+            "$17,375.00 could go uncovered",
+        ),
+        (10_000, "likely", "$75.00 could go uncovered", "$17,575.00 could go uncovered"),
+        (
+            2_000_000,
+            "covered",
+            "$175.00</strong> owed to the winners, covered",
+            "$17,675.00</strong>",
+        ),
+    ],
+)
+def test_the_line_is_red_only_when_the_likely_case_is_short(
+    as_user, staff, bank, alarm, likely, worst
+):
+    """The issue's layout: $10 and $25 Antes. Every hand winning owes $175; at worst $17,675.
+    Red (likely) when the bank cannot pay the likely case, amber (worst) when only the worst
+    case goes uncovered, green (covered) when even that is paid."""
+    mt = money_table(staff, {1: 2_500_000, 2: 50_000, 3: 50_000}, deal_mode=DealMode.RNG)
+    play_round(
+        mt, pd_seat=1, bank=bank, wagers=[Wager(2, 1_000), Wager(3, 2_500)], until=State.WAGERING
+    )
+    body = page_of(as_user("dealer"), mt.table).content.decode()
+    assert f'class="exposure {alarm}" id="exposure" data-alarm="{alarm}"' in body
+    assert likely in body.split('id="exposure-likely"')[1].split("</p>")[0]
+    assert worst in body.split('id="exposure-worst"')[1].split("</p>")[0]
 
 
 def test_the_exposure_follows_the_settlement_order_and_coverage_rule():
@@ -146,7 +185,7 @@ def test_the_exposure_follows_the_settlement_order_and_coverage_rule():
     found = exposure(3_000, 4, {1: [1_000], 5: [500, 200]}, 4)
     # Each bettor: Ante + 4x Play at even money + the Blind at 500 to 1.
     assert found.owed == 505 * 500 + 505 * 200 + 505 * 1_000
-    assert [(w.seat, w.bettor, w.amount) for w in found.largest_wins] == [
+    assert [(w.seat, w.bettor, w.amount) for w in found.wins] == [
         (5, 0, 505 * 500),
         (5, 1, 505 * 200),
         (1, 0, 505 * 1_000),

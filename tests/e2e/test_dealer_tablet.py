@@ -93,11 +93,15 @@ def test_a_dealer_plays_a_hand_on_a_tablet_without_scrolling(live_server, new_pa
         page.evaluate("window.scrollTo(0, 60)")
         tap(page, "#bet-form", "Place wagers")
         expect(page.locator(f".seat[data-seat='{seat}']")).to_contain_text("Ante $10.00")
-    # Before "no more bets": the action against the short bank, in dollars. Each seat at its
-    # best: $10 Ante + $40 Play + the $10 Blind at 500 to 1 = $5,050.
+    # Before "no more bets": the action against the short bank, in dollars, two ways. Likely,
+    # every hand wins: $10 Ante + $40 Play a seat, $150; the $5 bank pays $5 of it: red.
+    # Worst, each seat at its best: $10 Ante + $40 Play + the $10 Blind at 500 to 1 = $5,050.
     exposure = page.locator("#exposure")
-    expect(exposure).to_contain_text("the most the bank can lose on this layout is $15,150.00")
-    expect(exposure).to_contain_text("the bank of $5.00 pays at most $5.00")
+    expect(exposure).to_have_attribute("data-alarm", "likely")
+    expect(page.locator("#exposure-likely-owed")).to_have_text("$150.00")
+    expect(page.locator("#exposure-likely-uncovered")).to_have_text("$145.00 could go uncovered")
+    expect(page.locator("#exposure-most")).to_have_text("$15,150.00")
+    expect(page.locator("#exposure-paid")).to_have_text("$5.00")
     expect(page.locator("#exposure-uncovered")).to_have_text("$15,145.00 could go uncovered")
     page.evaluate("window.scrollTo(0, 0)")
     assert in_view(page, exposure)

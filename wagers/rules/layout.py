@@ -18,11 +18,19 @@
 - With the bank W, those wins are paid in settlement order (``settlement_order``,
   ``apply_coverage``): the bank pays until it is exhausted, and what it cannot pay goes
   unpaid, uncovered (§7.3). Nothing else the cards can do leaves more unpaid.
+- The likely case (``likely_case``, docs/rules.md §7.5): every hand beats a qualifying
+  player-dealer with less than Three of a Kind, the bank's usual bad hand. Each bettor wins
+  its Ante and its largest Play at even money, its Blind pushes (below a Straight), its Trips
+  loses (below Three of a Kind) and so does its Bad Beat (the beaten hand, the
+  player-dealer's, is below Three of a Kind too); the losing stakes are collected in their
+  place in the settlement order. ``action_against_the_bank`` gives both figures: the likely
+  case and the worst; the likely case never owes more, nor leaves more uncovered.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from enum import Enum
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -61,8 +69,8 @@ def play_shortfall(bettors: Sequence[Bettor], multiple: int) -> Bettor | None:
     return None
 
 
-class LargestWin(NamedTuple):
-    """One bettor's largest possible win on the layout (cents)."""
+class Win(NamedTuple):
+    """One bettor's win on the layout in a case (cents): its largest in the worst case."""
 
     seat: int
     bettor: int  # 0: the seated player; 1, 2, ...: the backline bettors, as they stand
@@ -70,16 +78,17 @@ class LargestWin(NamedTuple):
 
 
 class Exposure(NamedTuple):
-    """The action on the layout against the bank: the most the bank can lose on this layout,
-    and what of it this bank could not pay (cents)."""
+    """The action on the layout against the bank in one case (the worst, or the likely):
+    what the bank owes the winners, and what of it this bank could not pay (cents)."""
 
     bank: int
-    owed: int  # the most the bank can lose on this layout: every bettor's largest win, added
+    owed: int  # every bettor's win in this case, added (the worst case: the most it can lose)
     paid: int  # what this bank would pay of it: never more than the bank (§7.3)
     uncovered: int  # what could go unpaid, uncovered: owed - paid
     wagers: int  # winning wagers counted
     uncovered_wagers: int  # of which some part would go unpaid, in settlement order
-    largest_wins: tuple[LargestWin, ...] = ()  # per bettor, in settlement order
+    collected: int = 0  # losing stakes the bank collects in this case (none in the worst)
+    wins: tuple[Win, ...] = ()  # per bettor that wins, in settlement order
 
 
 def _top_odds(table: PayTable) -> Fraction:
@@ -114,6 +123,27 @@ def best_case(
     return won
 
 
+def likely_case(
+    stakes: Stakes, largest_multiple: int, options: GameOptions
+) -> dict[WagerKind, Resolution]:
+    """Each wager of one bettor when its hand beats a qualifying player-dealer with less than
+    Three of a Kind (see the module's docstring): the Ante and the Play (the Ante times
+    ``largest_multiple``) win at even money, the Blind pushes, the Trips and the Bad Beat
+    lose. ``options`` is not consulted: no pay table pays in this case."""
+    case: dict[WagerKind, Resolution] = {}
+    if stakes.ante:
+        play = play_stake(stakes.ante, largest_multiple)
+        case[WagerKind.ANTE] = Resolution(WagerKind.ANTE, stakes.ante, Outcome.WIN, stakes.ante)
+        case[WagerKind.PLAY] = Resolution(WagerKind.PLAY, play, Outcome.WIN, play)
+    if stakes.blind:
+        case[WagerKind.BLIND] = Resolution(WagerKind.BLIND, stakes.blind, Outcome.PUSH)
+    if stakes.trips:
+        case[WagerKind.TRIPS] = Resolution(WagerKind.TRIPS, stakes.trips, Outcome.LOSE)
+    if stakes.bad_beat:
+        case[WagerKind.BAD_BEAT] = Resolution(WagerKind.BAD_BEAT, stakes.bad_beat, Outcome.LOSE)
+    return case
+
+
 def largest_win(stakes: Stakes, largest_multiple: int, options: GameOptions) -> int:
     """The most one bettor can win on the hand (cents): every wager at its best."""
     return sum(won.payout for won in best_case(stakes, largest_multiple, options).values())
@@ -124,14 +154,21 @@ def _as_stakes(wager: int | Stakes) -> Stakes:
     return wager if isinstance(wager, Stakes) else Stakes(ante=wager, blind=wager)
 
 
+Case = Callable[[Stakes, int, GameOptions], Mapping[WagerKind, Resolution]]
+
+
 def exposure(
     bank: int,
     player_dealer_seat: int,
     layout: Mapping[int, Iterable[int | Stakes]],
     largest_multiple: int | None = None,
     options: GameOptions | None = None,
+    *,
+    case: Case = best_case,
 ) -> Exposure:
-    """The action on the layout against a bank of ``bank`` cents (see the module's docstring).
+    """The action on the layout against a bank of ``bank`` cents in one case (see the
+    module's docstring): by default the worst (``best_case``: every wager at its best),
+    or ``likely_case``.
 
     ``layout[seat]`` lists the seat's bettors, the seated player first, each as its Stakes
     (the opening wagers: Ante, Blind, Trips, Bad Beat) or as an Ante alone.
@@ -143,20 +180,59 @@ def exposure(
     if largest_multiple is None:
         largest_multiple = max(options.allowed_preflop_multiples)
     resolutions = {
-        seat: [best_case(_as_stakes(w), largest_multiple, options) for w in wagers]
+        seat: [case(_as_stakes(w), largest_multiple, options) for w in wagers]
         for seat, wagers in layout.items()
     }
     lines = apply_coverage(bank, settlement_order(player_dealer_seat, resolutions, ())).lines
+    winning = [line for line in lines if line.outcome is Outcome.WIN]
     wins: dict[tuple[int, int], int] = {}
-    for line in lines:
+    for line in winning:
         key = (line.seat, line.bettor)
         wins[key] = wins.get(key, 0) + line.paid + line.unpaid_uncovered
     return Exposure(
         bank=bank,
-        owed=sum(line.paid + line.unpaid_uncovered for line in lines),
-        paid=sum(line.paid for line in lines),
-        uncovered=sum(line.unpaid_uncovered for line in lines),
-        wagers=len(lines),
-        uncovered_wagers=sum(1 for line in lines if line.unpaid_uncovered),
-        largest_wins=tuple(LargestWin(seat, bettor, won) for (seat, bettor), won in wins.items()),
+        owed=sum(line.paid + line.unpaid_uncovered for line in winning),
+        paid=sum(line.paid for line in winning),
+        uncovered=sum(line.unpaid_uncovered for line in winning),
+        wagers=len(winning),
+        uncovered_wagers=sum(1 for line in winning if line.unpaid_uncovered),
+        collected=sum(line.collected for line in lines),
+        wins=tuple(Win(seat, bettor, won) for (seat, bettor), won in wins.items()),
+    )
+
+
+class Alarm(Enum):
+    """How the bank stands against the layout, as the tablet colours it (docs/rules.md §7.5)."""
+
+    COVERED = "covered"  # even the worst case is paid in full
+    WORST = "worst"  # only the worst case leaves something uncovered
+    LIKELY = "likely"  # the likely case already leaves something uncovered
+
+
+class BankAction(NamedTuple):
+    """The action on the layout against the bank: the likely case and the worst."""
+
+    likely: Exposure
+    worst: Exposure
+
+    @property
+    def alarm(self) -> Alarm:
+        if self.likely.uncovered:
+            return Alarm.LIKELY
+        return Alarm.WORST if self.worst.uncovered else Alarm.COVERED
+
+
+def action_against_the_bank(
+    bank: int,
+    player_dealer_seat: int,
+    layout: Mapping[int, Iterable[int | Stakes]],
+    largest_multiple: int | None = None,
+    options: GameOptions | None = None,
+) -> BankAction:
+    """Both figures of the layout against a bank of ``bank`` cents (``exposure``): the likely
+    case (``likely_case``) and the worst (``best_case``)."""
+    bettors = {seat: list(wagers) for seat, wagers in layout.items()}  # read twice
+    figures = (bank, player_dealer_seat, bettors, largest_multiple, options)
+    return BankAction(
+        likely=exposure(*figures, case=likely_case), worst=exposure(*figures, case=best_case)
     )

@@ -232,10 +232,25 @@ def _funded_account(state: RoundState, player_id: int, amount: int, what: str) -
     return account
 
 
-def post_bank(*, round_id: int, amount: int, by) -> PlayerDealerBank:
-    """The player-dealer's bank W for this round, from their chips or bankroll."""
+@dataclass(frozen=True)
+class BankCheck:
+    """What else a bank must leave at the table, checked with the table's lock by a layer
+    above the money (the collection fees: ``fees.services.assessment.FEES_KEPT``): the
+    reads it needs in the lock's statement, and the check, given the round as read and the
+    bank asked for, which raises the refusal before anything is written."""
+
+    reads: Mapping[str, Read]
+    check: Callable[[RoundState, int], None]
+
+
+def post_bank(*, round_id: int, amount: int, by, keep: BankCheck) -> PlayerDealerBank:
+    """The player-dealer's bank W for this round, from their chips or bankroll, leaving what
+    ``keep`` asks for beside it (``rounds.services.post_bank`` asks for the collection fees
+    the player-dealer will owe at "no more bets", docs/rules.md §9.4)."""
     with transaction.atomic():
-        state = lock_round_state(round_id, bank=True, accounts=True, chips=True)
+        state = lock_round_state(
+            round_id, bets=True, bank=True, accounts=True, chips=True, also=keep.reads
+        )
         round_ = state.round
         require_state(round_, State.WAGERING, action="post the bank")
         if state.bank is not None:
@@ -246,6 +261,7 @@ def post_bank(*, round_id: int, amount: int, by) -> PlayerDealerBank:
             )
         validate_bank(amount, round_.options["chip_unit_cents"])
         account = _funded_account(state, round_.player_dealer_id, amount, "the bank")
+        keep.check(state, amount)
         _, bank_account = round_accounts_of(state)
         post(
             TransactionKind.BANK_POSTED,

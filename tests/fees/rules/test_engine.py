@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardroom.errors import Rule, RuleError
-from fees.rules.assessment import TABLE_ACTION, Payer, Wagered, assess, shortfalls
+from fees.rules.assessment import (
+    TABLE_ACTION,
+    Payer,
+    Wagered,
+    assess,
+    least_player_dealer_fee,
+    shortfalls,
+)
 from fees.rules.schedule import Basis, build_schedule
 from tests.builders.rules import STANDARD
 
@@ -158,6 +167,130 @@ def test_shortfalls_name_each_payer_who_cannot_pay():
         schedule(), [bet(2, 1_000), bet(3, 1_000)], player_dealer_id=PD, player_dealer_seat=PD_SEAT
     )
     assert shortfalls(result, {20: 100, 30: 99, PD: 100}) == [(30, 100, 99)]
+
+
+# --- The least the player-dealer owes, when the bank is posted (docs/rules.md §9.4) ----------
+
+# A per-square schedule whose cheapest player-dealer fee is not the first rate's, and one on
+# total table action whose fees fall with the action: the least is taken over every rate a
+# hand can still reach, not the first.
+CHEAPER_LATER = [
+    dict(STANDARD[0], player_dealer_fee_cents=75),
+    dict(STANDARD[1], player_dealer_fee_cents=10),
+    STANDARD[2],
+]
+FALLING = [
+    dict(ACTION_RATES[0], player_dealer_fee_cents=400),
+    dict(ACTION_RATES[1], player_dealer_fee_cents=300),
+    ACTION_RATES[2],
+]
+
+
+def least(rates, basis, wagered, chip=100, **extra):
+    return least_player_dealer_fee(
+        schedule(rates, basis, **extra),
+        wagered,
+        player_dealer_id=PD,
+        player_dealer_seat=PD_SEAT,
+        chip_unit=chip,
+    )
+
+
+@pytest.mark.parametrize(
+    ("rates", "basis", "wagered", "extra", "owed"),
+    [
+        # Nobody has wagered: a seat's Ante and Blind at the table minimum, $0.25 on each.
+        (SQUARE_RATES, "per_betting_square", [], {}, 50),
+        # The Blind is not charged: one square.
+        (SQUARE_RATES, "per_betting_square", [], {"charged_squares": ("ante", "trips")}, 25),
+        # No opening square a hand must wager is charged: nothing is owed for certain.
+        (SQUARE_RATES, "per_betting_square", [], {"charged_squares": ("trips",)}, 0),
+        # The second rate's fee is the least, $0.10 a square.
+        (CHEAPER_LATER, "per_betting_square", [], {}, 20),
+        # Wagers on the layout: their fees, $0.25 + $0.25 + $0.50 + $0.50 + Trips $0.25.
+        (SQUARE_RATES, "per_betting_square", [bet(2, 1_000), bet(3, 5_000, trips=500)], {}, 175),
+        # On total table action: the least hand's $10 is in the first range, $1.00.
+        (ACTION_RATES, "total_table_action", [], {}, 100),
+        # $100 of action is in the second range; $500 in the last.
+        (ACTION_RATES, "total_table_action", [bet(2, 5_000)], {}, 300),
+        (ACTION_RATES, "total_table_action", [bet(2, 25_000)], {}, 500),
+        # Falling fees: a fuller layout could owe less, so the least is the last range's.
+        (FALLING, "total_table_action", [], {}, 300),
+        (FALLING, "total_table_action", [bet(2, 25_000)], {}, 500),
+    ],
+)  # fmt: skip
+def test_the_least_the_player_dealer_owes(rates, basis, wagered, extra, owed):
+    assert least(rates, basis, wagered, **extra) == owed
+
+
+def test_a_rate_no_wager_in_whole_chips_reaches_is_left_out():
+    # $5 chips: the $25.01-$29.99 rate holds no whole-chip wager, so its $0.01 is never owed.
+    rates = [
+        dict(STANDARD[0]),
+        {"wager_from_cents": 2_501, "wager_to_cents": 2_999, "player_fee_cents": 0,
+         "player_dealer_fee_cents": 1},
+        dict(STANDARD[1], wager_from_cents=3_000),
+        STANDARD[2],
+    ]  # fmt: skip
+    assert least(rates, "per_betting_square", [], chip=500) == 50
+    assert least(rates, "per_betting_square", [], chip=1) == 2
+
+
+def _pd_fee(rates, basis, wagered) -> int:
+    lines = assess(
+        schedule(rates, basis), wagered, player_dealer_id=PD, player_dealer_seat=PD_SEAT
+    ).lines
+    return sum(line.amount for line in lines if line.payer is Payer.PLAYER_DEALER)
+
+
+WAGER = st.integers(5, 500).map(lambda k: k * 100)  # $5 to $500 in $1 chips
+OPTIONAL = st.one_of(st.just(0), WAGER)
+
+
+@st.composite
+def layouts(draw, seats=(2, 3, 4, 5, 6)):
+    """Seats with their Ante and Blind, and backline bettors behind them."""
+    wagered = []
+    for seat in draw(st.lists(st.sampled_from(seats), max_size=3, unique=True)):
+        wagered.append(bet(seat, draw(WAGER), trips=draw(OPTIONAL), bad_beat=draw(OPTIONAL)))
+        for bettor in range(1, draw(st.integers(0, 2)) + 1):
+            wagered.append(bet(seat, draw(OPTIONAL), trips=draw(WAGER), bettor=bettor))
+    return wagered
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rates=st.sampled_from([(SQUARE_RATES, "per_betting_square"),
+                           (CHEAPER_LATER, "per_betting_square"),
+                           (ACTION_RATES, "total_table_action"),
+                           (FALLING, "total_table_action")]),
+    now=layouts(seats=(2, 3)),
+    later=layouts(seats=(4, 5, 6)),
+)  # fmt: skip
+def test_no_hand_dealt_from_the_layout_owes_less(rates, now, later):
+    """Whatever is wagered after the bank is posted, the player-dealer owes at least the
+    least at "no more bets"; with nothing more wagered, exactly that on a schedule whose
+    fees grow with the wager (a dealt hand has at least one seat)."""
+    table_rates, basis = rates
+    floor = least(table_rates, basis, now)
+    dealt = now + later
+    if dealt:
+        assert _pd_fee(table_rates, basis, dealt) >= floor
+    if now and table_rates in (SQUARE_RATES, ACTION_RATES):
+        assert _pd_fee(table_rates, basis, now) == floor
+
+
+@pytest.mark.parametrize(
+    ("rates", "basis"),
+    [(SQUARE_RATES, "per_betting_square"), (CHEAPER_LATER, "per_betting_square"),
+     (ACTION_RATES, "total_table_action"), (FALLING, "total_table_action")],
+)  # fmt: skip
+def test_the_least_is_reached_by_some_hand(rates, basis):
+    """Nothing wagered yet: some one-seat hand owes exactly the least (the floor is tight)."""
+    floor = least(rates, basis, [])
+    owed = {_pd_fee(rates, basis, [bet(2, ante * 100)]) for ante in range(5, 501)}
+    owed |= {_pd_fee(rates, basis, [bet(2, 50_000, trips=50_000, bad_beat=50_000)])}
+    assert min(owed) == floor
 
 
 # --- Validation refusals --------------------------------------------------------------------

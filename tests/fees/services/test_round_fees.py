@@ -26,7 +26,6 @@ from tests.builders.fees import ACTION, STANDARD, differences, table_schedule
 from tests.builders.floor import advance, give_button
 from tests.builders.money import Wager, money_table, place, play_round, start
 from wagers.models import Account, AccountKind, LedgerTransaction, TransactionKind
-from wagers.services import wagering
 from wagers.services.ledger import Leg, drop_account, post
 
 pytestmark = pytest.mark.django_db
@@ -331,7 +330,7 @@ def _queries_per_round(staff, clock, *, with_schedule: bool, wagers) -> tuple[in
     give_button(mt.table.pk, 2, by=mt.staff.dealer)
     with CaptureQueriesContext(connection) as started:
         round_ = rounds.start_round(table_id=mt.table.pk, by=staff.dealer)
-    wagering.post_bank(round_id=round_.pk, amount=50_000, by=staff.dealer)
+    rounds.post_bank(round_id=round_.pk, amount=50_000, by=staff.dealer)
     place(
         mt,
         round_,

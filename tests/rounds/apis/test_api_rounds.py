@@ -11,7 +11,16 @@ from cardroom.errors import ACTIVE_ROUND_STATES, ROUND_STATES, Rule, State
 from rounds import services as rounds
 from tables.models import HandDecision, Round, RoundTransition
 from tests.builders.factories import TPPPRegistrationFactory
-from tests.builders.floor import FOLD, PLAY_4X, advance, decide_street, start_with_hands
+from tests.builders.fees import table_schedule
+from tests.builders.floor import (
+    FOLD,
+    PLAY_4X,
+    advance,
+    decide_street,
+    give_button,
+    start_with_hands,
+)
+from tests.builders.money import money_table
 from wagers.models import Bet, LedgerTransaction, PlayerDealerBank
 from wagers.services.wagering import BetRequest
 
@@ -455,6 +464,29 @@ def test_void_needs_a_reason(as_supervisor, on_floor):
     assert response.data["rule"] == Rule.VOID_REASON
     round_.refresh_from_db()
     assert round_.state == "flop"
+
+
+def test_a_bank_that_leaves_no_chips_for_the_fee_is_400_naming_the_rule(as_dealer, staff, clock):
+    """docs/rules.md §9.4: the player-dealer's fee is paid from the chips beside the bank."""
+    mt = money_table(staff, {1: 100_000, 2: 100_000}, deal_mode="rng")
+    table_schedule(mt.table, by=staff.supervisor)  # $0.25 a square for the player-dealer
+    clock.advance(seconds=1)
+    give_button(mt.table.pk, 1, by=staff.dealer)
+    round_ = rounds.start_round(table_id=mt.table.pk, by=staff.dealer)
+    response = as_dealer.post(url(round_, "bank"), {"amount": 100_000}, format="json")
+    assert response.status_code == 400
+    assert response.data == {
+        "code": "rule_broken",
+        "rule": "fees.collection",
+        "section": "9.4",
+        "field": "amount",
+        "message": f"a bank of $1,000.00 leaves {mt.seated[1].name} $0.00 in chips at the "
+        'table; the player-dealer owes at least $0.50 in collection fees at "no more bets", '
+        "paid from the chips beside the bank, not from it: post a bank of at most $999.00, or "
+        "buy in first",
+    }
+    assert not PlayerDealerBank.objects.filter(round=round_).exists()
+    assert as_dealer.post(url(round_, "bank"), {"amount": 99_900}, format="json").status_code == 201
 
 
 def test_missing_round_is_404(as_supervisor):

@@ -282,7 +282,7 @@ class FloorMachine(RuleBasedStateMachine):
             else st.just([])
         )
         ensure_chips(self.table_id, round_.player_dealer, BANK, by=self.dealer)
-        wagering.post_bank(round_id=round_.pk, amount=BANK, by=self.dealer)
+        rounds.post_bank(round_id=round_.pk, amount=BANK, by=self.dealer)
         if seats:
             for seat in seats:
                 ensure_chips(self.table_id, seated[seat], 10 * ANTE, by=self.dealer)

@@ -136,7 +136,7 @@ def _rounds(staff, clock) -> Iterator[tuple[str, int]]:
         round_ = rounds.start_round(table_id=mt.table.pk, by=by)
         yield "wagering, no bank, no bets", round_.pk
         clock.advance(seconds=3, microseconds=500_001)
-        wagering.post_bank(round_id=round_.pk, amount=150_000, by=by)
+        rounds.post_bank(round_id=round_.pk, amount=150_000, by=by)
         yield "wagering, the bank, no bets", round_.pk
         clock.advance(seconds=2, microseconds=17)
         wagering.place_bets(

@@ -52,7 +52,7 @@ def play_counted(mt, clock, *, show: bool = False) -> dict[str, int]:
     offer = step("offer", button.offer_button, table_id=table_id, by=by)
     step("answer", button.answer_offer, table_id=table_id, offer_id=offer.pk, accept=True, by=by)
     round_ = step("start_round", rounds.start_round, table_id=table_id, by=by)
-    step("post_bank", wagering.post_bank, round_id=round_.pk, amount=100_000, by=by)
+    step("post_bank", rounds.post_bank, round_id=round_.pk, amount=100_000, by=by)
     bets = _seated_bets(mt, round_.player_dealer_seat)
     step("place_bets", wagering.place_bets, round_id=round_.pk, bets=bets, by=by)
     step("close_wagering", rounds.close_wagering, round_id=round_.pk, by=by)

@@ -14,7 +14,6 @@ from tables.models import Table
 from tests.builders.factories import TPPPRegistrationFactory
 from wagers.models import PlayerDealerBank
 from wagers.selectors import PLAYING_BOOK_COLUMNS
-from wagers.services import wagering
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +62,7 @@ def test_one_row_per_bank(as_dealer, on_floor, banked):
     rounds.void_round(round_id=other.pk, by=on_floor.supervisor, reason="misdeal")
     on_floor.bank(table, 1)
     again = rounds.start_round(table_id=table.pk, by=on_floor.dealer)
-    wagering.post_bank(round_id=again.pk, amount=5000, by=on_floor.dealer)
+    rounds.post_bank(round_id=again.pk, amount=5000, by=on_floor.dealer)
     header, *body = rows(book(as_dealer, tppp))
     assert header == PLAYING_BOOK_COLUMNS
     assert [(r[2], r[4], r[5]) for r in body] == [

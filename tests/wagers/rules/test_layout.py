@@ -1,10 +1,14 @@
-"""The action against the bank before "no more bets" (wagers/rules/layout.py ``exposure``):
-the most the bank can lose on a layout, every bettor's largest possible win added up, and
-what of it a bank could not pay in settlement order (docs/rules.md §6.2, §7.2-§7.3).
+"""The action against the bank before "no more bets" (wagers/rules/layout.py ``exposure``,
+``action_against_the_bank``; docs/rules.md §6.2, §7.2-§7.3, §7.5): at worst, the most the
+bank can lose on a layout, every bettor's largest possible win added up; in the likely case,
+every hand winning with less than Three of a Kind; and what of each a bank could not pay in
+settlement order.
 
 Hand-worked rows first, then properties: no deal of a layout pays more than its exposure,
 the bank never loses more than the part of it the bank covers, nothing goes unpaid beyond
-what the exposure says could, and a bank at least the exposure covers every wager.
+what the exposure says could, and a bank at least the exposure covers every wager; the
+likely case never owes, nor leaves uncovered, more than the worst, and a deal where every
+hand wins with a pair settles exactly as the likely case says.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from tables.rules.paytables import (
     custom_paytable,
 )
 from tests.builders.rules import cards
-from wagers.rules.layout import exposure, largest_win
+from wagers.rules.layout import Alarm, action_against_the_bank, exposure, largest_win, likely_case
 from wagers.rules.resolution import Outcome
 from wagers.rules.showdown import SeatHand, play_out
 from wagers.rules.wagers import Stakes
@@ -134,7 +138,7 @@ def test_the_most_the_bank_can_lose_row_by_row(name):
     assert (found.owed, found.paid, found.uncovered, found.wagers, found.uncovered_wagers) == (
         expected
     )
-    assert sum(win.amount for win in found.largest_wins) == found.owed
+    assert sum(win.amount for win in found.wins) == found.owed
 
 
 def test_the_largest_multiple_can_be_given_and_the_options_default_to_the_rules():
@@ -164,6 +168,115 @@ def test_one_seat_reaches_its_exposure_with_a_royal_flush_over_a_straight_flush(
     # $55,300 for the seat; $5 + $20 + $2,500 + Trips $2 at 50 to 1 ($100) behind it.
     assert paid == found.owed == 5_530_000 + 262_500
     assert -hand.settlement.player_dealer_net == found.paid == found.owed
+
+
+# The likely case (docs/rules.md §7.5): (layout, player-dealer seat, bank, options) -> (owed,
+# paid, uncovered, collected, winning wagers, of which some part unpaid, the alarm). Cents.
+LIKELY_ROWS = {
+    # The issue's layout: $10 and $25 Antes against a $300 bank, $1 chips. Every hand wins:
+    # $10 + $40 and $25 + $100 = $175, covered; at worst ($5,050 + $12,625) it is not.
+    "$10 and $25 Antes against $300": (
+        {1: [bet(1_000)], 2: [bet(2_500)]}, 6, 30_000, options(chip=100),
+        (17_500, 17_500, 0, 0, 4, 0, Alarm.WORST),
+    ),
+    # The Blind pushes and the Trips and the Bad Beat lose: collected, $10 of them.
+    "trips and bad beat lose": (
+        {1: [bet(1_000, trips=500, bad_beat=500)]}, 6, 10_000_000, options(),
+        (5_000, 5_000, 0, 1_000, 2, 0, Alarm.COVERED),
+    ),
+    # A $30 bank, seats 1 then 2: seat 1's $5 Ante and $20 Play are paid ($5 left), its $20
+    # Trips is collected ($25 left), which pays seat 2's $5 and $20: nothing uncovered.
+    "a trips collected pays a later seat": (
+        {1: [bet(500, trips=2_000)], 2: [bet(500)]}, 6, 3_000, options(),
+        (5_000, 5_000, 0, 2_000, 4, 0, Alarm.WORST),
+    ),
+    # A $50 bank pays seat 1's $10 and $40; seat 2's two wagers go unpaid.
+    "short even in the likely case": (
+        {1: [bet(1_000)], 2: [bet(1_000)]}, 6, 5_000, options(),
+        (10_000, 5_000, 5_000, 0, 4, 2, Alarm.LIKELY),
+    ),
+    # A Trips-only backline bettor loses its Trips; the seat wins $10 + $40.
+    "backline trips only": (
+        {2: [bet(1_000), bet(trips=500)]}, 1, 1_000_000, options(),
+        (5_000, 5_000, 0, 500, 2, 0, Alarm.COVERED),
+    ),
+    # The backline bettor plays the seat's multiple of its own Ante: $5 + $20.
+    "backline ante and blind": (
+        {2: [bet(1_000), bet(500)]}, 1, 1_000_000, options(),
+        (7_500, 7_500, 0, 0, 4, 0, Alarm.COVERED),
+    ),
+    # Only 3x before the flop: $10 + $30.
+    "3x only": ({1: [bet(1_000)]}, 6, 1_000_000, options(multiples=(3,)),
+                (4_000, 4_000, 0, 0, 2, 0, Alarm.COVERED)),
+    # A bank of exactly the likely case covers it; at worst the Blind's $5,000 goes unpaid.
+    "a bank of the likely case": (
+        {1: [bet(1_000)]}, 6, 5_000, options(), (5_000, 5_000, 0, 0, 2, 0, Alarm.WORST),
+    ),
+    "a cent short": (
+        {1: [bet(1_000)]}, 6, 4_999, options(), (5_000, 4_999, 1, 0, 2, 1, Alarm.LIKELY),
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(LIKELY_ROWS))
+def test_the_likely_case_row_by_row(name):
+    layout, player_dealer, bank, opts, expected = LIKELY_ROWS[name]
+    action = action_against_the_bank(bank, player_dealer, layout, options=opts)
+    likely = action.likely
+    assert (
+        likely.owed, likely.paid, likely.uncovered, likely.collected, likely.wagers,
+        likely.uncovered_wagers, action.alarm,
+    ) == expected  # fmt: skip
+    assert sum(win.amount for win in likely.wins) == likely.owed
+    assert action.worst == exposure(bank, player_dealer, layout, options=opts)
+
+
+def test_every_hand_winning_with_a_pair_settles_as_the_likely_case():
+    """Seats 1, 2 and 3 each beat the player-dealer's pair of twos with a higher pair after a
+    4x Play: their Antes and Plays win, the Blinds push, every Trips and Bad Beat loses,
+    exactly as the likely case says, wager by wager, and so does the backline bettor."""
+    opts = options()
+    stakes = {
+        1: Stakes(ante=1_000, blind=1_000, play=4_000, trips=500, bad_beat=500),
+        2: Stakes(ante=2_500, blind=2_500, play=10_000),
+        3: Stakes(ante=500, blind=500, play=2_000, trips=1_000),
+    }
+    behind = (Stakes(ante=500, blind=500, play=2_000, trips=200),)
+    holes = {1: "Ah Ad", 2: "Qs Qc", 3: "Js Jd"}
+    seats = [
+        SeatHand(seat, cards(holes[seat]), stake, backline=behind if seat == 1 else ())
+        for seat, stake in stakes.items()
+    ]
+    layout = {
+        seat: [bet(s.ante, trips=s.trips, bad_beat=s.bad_beat)]
+        + ([bet(500, trips=200)] if seat == 1 else [])
+        for seat, s in stakes.items()
+    }
+    for bank in (1_000_000, 20_000, 3_000):  # covered, then short
+        hand = play_out(6, cards("2c 3d"), cards("Kc 9d 7h 5s 2h"), seats, bank, opts)
+        assert hand.dealer_qualifies
+        assert all(seat.value.category is Category.ONE_PAIR for seat in hand.seats)
+        likely = action_against_the_bank(bank, 6, layout, options=opts).likely
+        lines = hand.settlement.lines
+        assert sum(line.paid for line in lines) == likely.paid
+        assert sum(line.unpaid_uncovered for line in lines) == likely.uncovered
+        assert sum(line.collected for line in lines) == likely.collected
+        assert sum(line.paid + line.unpaid_uncovered for line in lines) == likely.owed
+
+
+def test_the_likely_case_of_one_bettor():
+    won = likely_case(bet(1_000, trips=500, bad_beat=500), 4, GameOptions())
+    assert [(k.value, r.outcome, r.payout) for k, r in won.items()] == [
+        ("ante", Outcome.WIN, 1_000),
+        ("play", Outcome.WIN, 4_000),
+        ("blind", Outcome.PUSH, 0),
+        ("trips", Outcome.LOSE, 0),
+        ("bad_beat", Outcome.LOSE, 0),
+    ]
+    assert likely_case(bet(trips=500), 4, GameOptions()) == {
+        kind: resolution
+        for kind, resolution in likely_case(bet(trips=500), 3, GameOptions()).items()
+    }
 
 
 # --- Properties ----------------------------------------------------------------------------
@@ -258,7 +371,7 @@ def test_no_deal_pays_more_than_the_exposure(hand):
     for line in lines:
         if line.outcome is Outcome.WIN:
             payouts[(line.seat, line.bettor)] += line.paid + line.unpaid_uncovered
-    largest = {(win.seat, win.bettor): win.amount for win in found.largest_wins}
+    largest = {(win.seat, win.bettor): win.amount for win in found.wins}
     for bettor, amount in payouts.items():
         assert amount <= largest[bettor]
     assert sum(payouts.values()) <= found.owed
@@ -271,14 +384,8 @@ def test_no_deal_pays_more_than_the_exposure(hand):
         assert not any(line.unpaid_uncovered for line in lines)
 
 
-@FAST
-@given(
-    opts=game_options(),
-    player_dealer=st.integers(1, 6),
-    data=st.data(),
-    bank=st.integers(1, 10**10),
-)
-def test_the_uncovered_part_is_what_the_bank_cannot_pay(opts, player_dealer, data, bank):
+def layouts(opts: GameOptions, player_dealer: int) -> st.SearchStrategy:
+    """Seats other than the player-dealer's, each with one to three bettors."""
     chip = opts.chip_unit
     seats = [seat for seat in range(1, 7) if seat != player_dealer]
     amount = st.builds(lambda k: chip * k, st.integers(0, 20_000))
@@ -288,9 +395,18 @@ def test_the_uncovered_part_is_what_the_bank_cannot_pay(opts, player_dealer, dat
         amount,
         amount if opts.bad_beat_paytable else st.just(0),
     ).filter(lambda b: b.ante or b.trips)
-    layout = data.draw(
-        st.dictionaries(st.sampled_from(seats), st.lists(bettor, min_size=1, max_size=3))
-    )
+    return st.dictionaries(st.sampled_from(seats), st.lists(bettor, min_size=1, max_size=3))
+
+
+# Options, a player-dealer's seat, and a layout drawn from them (``layouts``).
+A_LAYOUT = {"opts": game_options(), "player_dealer": st.integers(1, 6), "data": st.data()}
+
+
+@FAST
+@given(**A_LAYOUT, bank=st.integers(1, 10**10))
+def test_the_uncovered_part_is_what_the_bank_cannot_pay(opts, player_dealer, data, bank):
+    chip = opts.chip_unit
+    layout = data.draw(layouts(opts, player_dealer))
     found = exposure(bank, player_dealer, layout, options=opts)
     assert found.uncovered >= 0
     assert found.paid == min(bank, found.owed)
@@ -304,3 +420,31 @@ def test_the_uncovered_part_is_what_the_bank_cannot_pay(opts, player_dealer, dat
     )
     # More bank never leaves more uncovered.
     assert exposure(bank + chip, player_dealer, layout, options=opts).uncovered <= found.uncovered
+
+
+@FAST
+@given(**A_LAYOUT, bank=st.integers(1, 10**8))
+def test_the_likely_case_is_within_the_worst(opts, player_dealer, data, bank):
+    layout = data.draw(layouts(opts, player_dealer))
+    action = action_against_the_bank(bank, player_dealer, layout, options=opts)
+    likely, worst = action.likely, action.worst
+    # Within what the layout can pay, and never more uncovered than at worst.
+    assert 0 <= likely.owed <= worst.owed
+    assert 0 <= likely.uncovered <= worst.uncovered
+    assert likely.uncovered_wagers <= worst.uncovered_wagers
+    at_worst = {(win.seat, win.bettor): win.amount for win in worst.wins}
+    for win in likely.wins:
+        assert win.amount <= at_worst[(win.seat, win.bettor)]
+    # Paid or unpaid, every payout is accounted for; the bank loses at most itself, and
+    # collects only the Trips and Bad Beat stakes, which all lose in this case.
+    assert likely.paid + likely.uncovered == likely.owed
+    assert likely.paid - likely.collected <= bank
+    bonuses = sum(b.trips + b.bad_beat for bettors in layout.values() for b in bettors)
+    assert 0 <= likely.collected <= bonuses
+    # The likely case wins each bettor its Ante and the largest Play, at even money.
+    multiple = max(opts.allowed_preflop_multiples)
+    antes = sum(b.ante for bettors in layout.values() for b in bettors)
+    assert likely.owed == antes * (1 + multiple)
+    # The alarm: the likely case short, or only the worst, or neither.
+    assert (action.alarm is Alarm.LIKELY) is (likely.uncovered > 0)
+    assert (action.alarm is Alarm.COVERED) is (worst.uncovered == 0)

@@ -173,7 +173,7 @@ def _race_on_one_account(staff, spend: Callable[[Any], Any], seat: int) -> None:
         give_button(mt.table.pk, 1, by=mt.staff.dealer)
         round_ = rounds.start_round(table_id=mt.table.pk, by=staff.dealer)
         if seat != 1:
-            wagering.post_bank(round_id=round_.pk, amount=2_000, by=staff.dealer)
+            rounds.post_bank(round_id=round_.pk, amount=2_000, by=staff.dealer)
         player = mt.seated[seat]
 
         results = together(
@@ -211,6 +211,6 @@ def test_a_wager_racing_a_cash_out_never_overdraws(staff):
 def test_the_bank_racing_a_cash_out_never_overdraws(staff):
     _race_on_one_account(
         staff,
-        lambda round_: wagering.post_bank(round_id=round_.pk, amount=1_500, by=staff.dealer),
+        lambda round_: rounds.post_bank(round_id=round_.pk, amount=1_500, by=staff.dealer),
         seat=1,
     )

@@ -46,7 +46,6 @@ from wagers.models import (
     SettlementLine,
     TransactionKind,
 )
-from wagers.services import wagering
 from wagers.services.chips import chip_account
 from wagers.services.ledger import round_accounts
 from wagers.verification import differences
@@ -524,11 +523,11 @@ def test_the_bank_comes_from_the_player_dealers_chips_and_at_most_them(staff):
     round_ = rounds.start_round(table_id=mt.table.pk, by=staff.dealer)
     balances = all_balances()
     with pytest.raises(RuleError):
-        wagering.post_bank(round_id=round_.pk, amount=3_100, by=staff.dealer)
+        rounds.post_bank(round_id=round_.pk, amount=3_100, by=staff.dealer)
     assert all_balances() == balances
     assert not PlayerDealerBank.objects.filter(round=round_).exists()
 
-    wagering.post_bank(round_id=round_.pk, amount=3_000, by=staff.dealer)
+    rounds.post_bank(round_id=round_.pk, amount=3_000, by=staff.dealer)
     account = chip_account(mt.seated[1], mt.table)
     account.refresh_from_db()
     assert account.balance_cents == 0
