@@ -7,6 +7,7 @@ from fees.filing import SQUARE_NAMES
 from tables.models import HandResultChoice
 from tables.rules.counters import one_decimal
 from wagers.rules.theo import std_devs_text
+from wagers.rules.wagers import WagerKind
 
 register = template.Library()
 
@@ -58,6 +59,22 @@ def rate(value) -> str:
 def words(identifier) -> str:
     """An identifier for people: a hand category "one_pair" -> "one pair"."""
     return str(identifier or "").replace("_", " ")
+
+
+@register.filter
+def wager(identifier) -> str:
+    """A wager as the layout names it: "bad_beat" -> "Bad Beat", "play" -> "Play"."""
+    try:
+        return WagerKind(identifier).label
+    except ValueError:
+        return words(identifier)
+
+
+@register.filter
+def bettor(label) -> str:
+    """A bettor of the calculator's answer in words: "seat" -> "seated player",
+    "backline-2" -> "backline 2" (``wagers.rules.wagers.bettor_label``)."""
+    return "seated player" if label == "seat" else words(str(label).replace("-", " "))
 
 
 @register.filter

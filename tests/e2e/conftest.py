@@ -74,9 +74,10 @@ def new_page(browser):
 def shoot():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-    def save(page, name: str) -> Path:
+    def save(page, name: str, *, full_page: bool = True) -> Path:
+        """The whole page, or with ``full_page=False`` the screen as it is scrolled now."""
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=full_page)
         return path
 
     return save
