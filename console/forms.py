@@ -174,10 +174,16 @@ IN_FULL = "in-full"
 NO_BAD_BEAT = ""  # the Bad Beat pay table "none": no Bad Beat wager at the table
 
 
-def _paytable_choices(named: dict, value, *, none: str | None = None) -> list[tuple[str, str]]:
+def _paytable_choices(
+    named: dict,
+    value,
+    *,
+    none: str | None = None,
+    in_full: str = "Custom, given in full through the API (kept)",
+) -> list[tuple[str, str]]:
     """The named pay tables the rules know, each with its odds from the top hand down ("UTH-01
     · 50/40/30/9/7/4/3"); then "none" where the table may have none, and the table in force
-    when it was given in full (kept unless another is chosen)."""
+    when it was given in full (``in_full``: kept unless another is chosen)."""
 
     def odds(table) -> str:
         return "/".join(
@@ -189,8 +195,20 @@ def _paytable_choices(named: dict, value, *, none: str | None = None) -> list[tu
     if none is not None:
         choices.append((NO_BAD_BEAT, none))
     if isinstance(value, dict):
-        choices.append((IN_FULL, "Custom, given in full through the API (kept)"))
+        choices.append((IN_FULL, in_full))
     return choices
+
+
+def preflop_multiples_field(**kwargs) -> forms.TypedMultipleChoiceField:
+    """The pre-flop Play multiples as tick boxes, the rules' own (docs/rules.md §5.2)."""
+    return forms.TypedMultipleChoiceField(
+        choices=[(m, f"{m}x") for m in sorted(PERMITTED_PREFLOP_MULTIPLES)],
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=_label("preflop_multiples"),
+        **kwargs,
+    )
 
 
 def _count(option: str, unit: str = "", **kwargs) -> IntegerField:
@@ -216,13 +234,7 @@ class OptionsSheetForm(TableOptionsForm):
     choices offered are the rules' own: the pre-flop multiples, the named pay tables, the
     rotation limits' ranges."""
 
-    preflop_multiples = forms.TypedMultipleChoiceField(
-        choices=[(m, f"{m}x") for m in sorted(PERMITTED_PREFLOP_MULTIPLES)],
-        coerce=int,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        label=_label("preflop_multiples"),
-    )
+    preflop_multiples = preflop_multiples_field()
     trips_paytable = forms.CharField(
         max_length=64, required=False, widget=forms.Select, label=_label("trips_paytable")
     )

@@ -96,9 +96,10 @@ def _shared(moment: datetime, seconds: int) -> str:
     return html
 
 
-def panel_html() -> str:
-    """The board's changing part as it is now, with the server's clock of this request."""
-    moment = now()
+def panel_html(moment: datetime | None = None) -> str:
+    """The board's changing part as it is at ``moment`` (now), with the server's clock of this
+    request."""
+    moment = moment or now()
     seconds = _seconds()
     html = _shared(moment, seconds) if seconds else _draw(moment)[0]
     local = template_localtime(moment)
@@ -109,8 +110,16 @@ def panel_html() -> str:
 
 @require_GET
 def board(request, token: str):
+    """The whole board. Its wall clock shows the cardroom's time (``TIME_ZONE``), from the
+    server's clock stamped on the page and on each panel polled, never the TV browser's zone."""
     _check(token)
-    context = {"panel": mark_safe(panel_html()), "token": token, "refresh": REFRESH_SECONDS}
+    moment = now()
+    context = {
+        "panel": mark_safe(panel_html(moment)),
+        "token": token,
+        "refresh": REFRESH_SECONDS,
+        "now": template_localtime(moment),
+    }
     return render(request, "board/board.html", context)
 
 

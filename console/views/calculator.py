@@ -1,5 +1,12 @@
-"""The settlement calculator page (docs/rules.md §11): one hand, entered or opened from a
-settled round, resolved and settled in settlement order; nothing is written."""
+"""The settlement calculator page (docs/rules.md §11): one hand, entered on the form (the
+options, the player-dealer, the board, each seat's cards, wagers and decision) or as the
+calculator's JSON, or opened from a settled round; resolved and settled in settlement order,
+shown as a settlement table in dollars. Nothing is written.
+
+The form builds the same JSON the API and the command take (``console.calculator_forms``);
+the JSON itself stays on the page for experts, under a disclosure, and either may be edited
+and settled. A refusal names its field and rule in the floor's words: on the form, the
+field's label; in the JSON, its path."""
 
 from __future__ import annotations
 
@@ -14,29 +21,65 @@ from tables.models import Round
 from wagers import selectors as money_selectors
 from wagers.rules.calculator import settle_request
 
+from .. import selectors
+from ..calculator_forms import UthCalculatorForm, initial_from
 from ..permissions import console_view
 
 MAX_HAND_TEXT = 100_000  # characters: a hand in the calculator's format is a few thousand
+JSON, FORM = "json", "form"  # which of the page's two ways the hand came in
+
+
+def _from_json(text: str) -> tuple[dict | None, dict | None, str]:
+    """(the hand, its settlement, the refusal in words) for the calculator's JSON as typed."""
+    hand = None
+    try:
+        if len(text) > MAX_HAND_TEXT:
+            raise RuleError(
+                f"the hand is longer than {MAX_HAND_TEXT:,} characters",
+                rule=Rule.CALCULATOR_FORMAT,
+            )
+        hand = bounds.loads(text)
+        return hand, settle_request(hand), ""
+    except RuleError as refused:
+        where = f"{refused.field}: " if refused.field else ""
+        return hand, None, where + describe(refused)
+    except ValueError as refused:  # not JSON, or nested too deep
+        return None, None, f"the hand is not the calculator's JSON: {refused}"
+
+
+def _form_for(hand) -> tuple[UthCalculatorForm, bool]:
+    """The form filled with ``hand``, and whether it could hold it (else it is left empty and
+    the hand is edited as JSON)."""
+    initial = initial_from(hand) if hand is not None else None
+    return UthCalculatorForm(initial=initial), initial is not None or hand is None
 
 
 @console_view("view_floor")
 def calculator(request):
-    text, result, error, opened = "", None, "", None
-    if request.method == "POST":
+    text, result, error, opened, came_in = "", None, "", None, ""
+    form, held = UthCalculatorForm(), True
+    if request.method == "POST" and "hand" in request.POST:
+        came_in = JSON
         text = request.POST.get("hand", "")
-        try:
-            if len(text) > MAX_HAND_TEXT:
-                raise RuleError(
-                    f"the hand is longer than {MAX_HAND_TEXT:,} characters",
-                    rule=Rule.CALCULATOR_FORMAT,
-                )
-            data = bounds.loads(text)
-            result = settle_request(data)
-        except RuleError as refused:
-            where = f"{refused.field}: " if refused.field else ""
-            error = where + describe(refused)
-        except ValueError as refused:  # not JSON, or nested too deep
-            error = f"the hand is not the calculator's JSON: {refused}"
+        hand, result, error = _from_json(text)
+        form, held = _form_for(hand)
+    elif request.method == "POST":
+        came_in = FORM
+        form = UthCalculatorForm(request.POST)
+        if form.is_valid():
+            hand = form.hand()
+            text = json.dumps(hand, indent=2)
+            try:
+                result = settle_request(hand)
+            except RuleError as refused:
+                error = form.refuse(refused)
+        else:
+            error = "; ".join(
+                f"{form.fields[name].label}: {' '.join(problems)}"
+                if name != "__all__"
+                else " ".join(problems)
+                for name, problems in form.errors.items()
+            )
     elif request.GET.get("round"):
         try:
             round_id = bounds.strict_int(request.GET["round"], minimum=1, maximum=bounds.ID_MAX)
@@ -44,10 +87,22 @@ def calculator(request):
             raise Http404("no such round") from None
         opened = get_object_or_404(Round.objects.select_related("table"), pk=round_id)
         try:
-            text = json.dumps(money_selectors.calculator_request(opened), indent=2)
-            result = settle_request(json.loads(text))
+            hand = money_selectors.calculator_request(opened)
         except StateError as refused:
             error = describe(refused)
+        else:
+            text = json.dumps(hand, indent=2)
+            result = settle_request(json.loads(text))
+            form, held = _form_for(hand)
     status = 400 if error and request.method == "POST" else 200
-    context = {"text": text, "result": result, "error": error, "opened": opened}
+    context = {
+        "text": text,
+        "result": result,
+        "error": error,
+        "opened": opened,
+        "form": form,
+        "held": held,
+        "json_open": came_in == JSON or not held,
+        "all_cards": selectors.all_cards(),
+    }
     return render(request, "console/calculator.html", context, status=status)

@@ -74,3 +74,14 @@ def test_the_panel_is_the_fragment_alone(client, board_on, room):
 
 def test_the_board_takes_no_write(client, board_on, room):
     assert client.post(f"/board/{TOKEN}/").status_code == 405
+
+
+def test_the_clock_is_the_cardrooms_stamped_by_the_server(client, board_on, room):
+    """10:00 in the cardroom (18:00 UTC, the frozen clock): the page and each panel carry the
+    server's clock with the cardroom's offset, for the TV's clock to run on in any zone."""
+    html = client.get(f"/board/{TOKEN}/").content.decode()
+    assert (
+        '<p class="clock" data-clock data-server-now="2026-11-20T10:00:00-08:00">10:00</p>' in html
+    )
+    panel = client.get(f"/board/{TOKEN}/panel/").content.decode()
+    assert 'class="stakes-grid"' in panel and 'data-server-now="2026-11-20T10:00:00-08:00"' in panel

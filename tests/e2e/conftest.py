@@ -51,8 +51,9 @@ def new_page(browser):
     contexts = []
     refused: list[str] = []
 
-    def make(viewport=TABLET):
-        context = browser.new_context(viewport=viewport)
+    def make(viewport=TABLET, **options):
+        """A page in a fresh context; ``options`` go to the context (e.g. ``timezone_id``)."""
+        context = browser.new_context(viewport=viewport, **options)
         context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()

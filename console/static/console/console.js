@@ -26,13 +26,30 @@
     var field = document.getElementById(picker.dataset.field);
     var slots = document.getElementById(picker.dataset.slots);
     var limit = parseInt(picker.dataset.count, 10);
+    // Pickers of one form that share a deck (the calculator's: each hand's cards, the board)
+    // also disable the cards picked or typed in the others.
+    var group = picker.closest("[data-picker-group]");
+    function cardsOf(input) {
+      return input.value.trim() ? input.value.trim().split(/[\s,]+/) : [];
+    }
     function picked() {
-      return field.value.trim() ? field.value.trim().split(/[\s,]+/) : [];
+      return cardsOf(field);
+    }
+    function elsewhere() {
+      var taken = [];
+      if (!group) return taken;
+      group.querySelectorAll(".picker[data-field]").forEach(function (other) {
+        var input = document.getElementById(other.dataset.field);
+        if (other !== picker && input) taken = taken.concat(cardsOf(input));
+      });
+      return taken;
     }
     function refresh() {
       var cards = picked();
+      var taken = elsewhere();
       picker.querySelectorAll("button[data-card]").forEach(function (button) {
-        var used = button.dataset.used === "1" || cards.indexOf(button.dataset.card) >= 0;
+        var used = button.dataset.used === "1" || cards.indexOf(button.dataset.card) >= 0 ||
+          taken.indexOf(button.dataset.card) >= 0;
         button.disabled = used || cards.length >= limit;
         button.setAttribute("aria-pressed", cards.indexOf(button.dataset.card) >= 0);
       });
@@ -51,6 +68,11 @@
         }).join(" · ");
       }
     }
+    function refreshAll() {
+      if (!group) return refresh();
+      (group.pickerRefreshers || [refresh]).forEach(function (again) { again(); });
+    }
+    if (group) (group.pickerRefreshers = group.pickerRefreshers || []).push(refresh);
     // The wrapper holds the cards and the "Undo last card" button beside them (the undo
     // button sits outside the grid, so listening on the grid alone never saw its clicks).
     var wrapper = picker.closest(".picker-wrap") || picker.parentNode;
@@ -62,19 +84,22 @@
         if (cards.indexOf(button.dataset.card) < 0 && cards.length < limit) {
           cards.push(button.dataset.card);
           field.value = cards.join(" ");
+          // A picker folded in a disclosure (the calculator's) folds away once it has them all.
+          var fold = picker.closest("details.calc-pick");
+          if (fold && cards.length === limit) fold.open = false;
         }
-        refresh();
+        refreshAll();
       }
       if (event.target.closest("button[data-undo]")) {
         event.preventDefault();
         var rest = picked();
         rest.pop();
         field.value = rest.join(" ");
-        refresh();
+        refreshAll();
       }
     });
-    field.addEventListener("input", refresh);
-    refresh();
+    field.addEventListener("input", refreshAll);
+    refreshAll();
   }
 
   function setup(root) {
@@ -90,6 +115,30 @@
         if (!blind.dataset.touched) blind.value = ante.value;
       });
       blind.addEventListener("input", function () { blind.dataset.touched = "1"; });
+    });
+    // Any field that copies another (a seat's Blind its Ante, on the calculator's form) until
+    // typed in itself.
+    root.querySelectorAll("input[data-copies]").forEach(function (copy) {
+      if (copy.dataset.ready) return;
+      copy.dataset.ready = "1";
+      var source = copy.form && copy.form.elements[copy.dataset.copies];
+      if (!source) return;
+      if (copy.value) copy.dataset.touched = "1";
+      source.addEventListener("input", function () {
+        if (!copy.dataset.touched) copy.value = source.value;
+      });
+      copy.addEventListener("input", function () { copy.dataset.touched = "1"; });
+    });
+    // The calculator's form: the player-dealer's seat takes no wagers; it is marked as such.
+    root.querySelectorAll("select[name=pd_seat]").forEach(function (select) {
+      var form = select.form;
+      function mark() {
+        form.querySelectorAll(".calc-seat[data-seat]").forEach(function (seat) {
+          seat.classList.toggle("is-dealer", seat.dataset.seat === select.value);
+        });
+      }
+      select.addEventListener("change", mark);
+      mark();
     });
   }
 
@@ -145,12 +194,34 @@
       el.classList.toggle("late", seconds === 0);
     });
   }
-  // The table board's wall clock (the room's local time, as the TV's browser keeps it).
+  // The table board's wall clock: the cardroom's time (its TIME_ZONE), whatever zone the TV's
+  // browser is set to. Each page and each polled panel carries the server's clock as it was
+  // served, with the cardroom's UTC offset ("2026-11-20T10:00:00-08:00"); the clock runs on
+  // from the newest of them and is read in that offset (a daylight-saving change arrives
+  // with the next poll).
+  function offsetMinutes(stamp) {
+    var zone = /([+-])(\d\d):(\d\d)$/.exec(stamp);
+    if (!zone) return 0; // "Z": UTC
+    var minutes = parseInt(zone[2], 10) * 60 + parseInt(zone[3], 10);
+    return zone[1] === "-" ? -minutes : minutes;
+  }
   function clock() {
-    var now = new Date();
+    var stamps = document.querySelectorAll(".stakes-grid[data-server-now], [data-clock][data-server-now]");
+    if (!stamps.length) return;
+    var seen = Date.now();
+    var newest = stamps[0];
+    stamps.forEach(function (el) {
+      if (!el.dataset.seenAt) el.dataset.seenAt = String(seen);
+      if (parseInt(el.dataset.seenAt, 10) > parseInt(newest.dataset.seenAt, 10)) newest = el;
+    });
+    var stamp = newest.dataset.serverNow;
+    var at = Date.parse(stamp);
+    if (isNaN(at)) return;
+    var local = new Date(at + (seen - parseInt(newest.dataset.seenAt, 10)) +
+      offsetMinutes(stamp) * 60000);
     document.querySelectorAll("[data-clock]").forEach(function (el) {
-      el.textContent = String(now.getHours()).padStart(2, "0") + ":" +
-        String(now.getMinutes()).padStart(2, "0");
+      el.textContent = String(local.getUTCHours()).padStart(2, "0") + ":" +
+        String(local.getUTCMinutes()).padStart(2, "0");
     });
   }
   setInterval(function () { tick(); clock(); }, 1000);
