@@ -3,7 +3,7 @@ Blind, Trips and Bad Beat with backline bettors behind three of them, collection
 force, card entry. Through the whole hand, the board (the community cards) and the one next
 action are both on screen without scrolling, in every state: the bank, wagering, no more
 bets (the deal's picker), pre-flop, the flop's picker and its decisions, the turn and river,
-the river's decisions, the showdown, and the hand settled."""
+the river's decisions, the showdown, and the hand settled; then the table on a phone."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from tables.models import DealMode
 from tests.builders.fees import table_schedule
 from tests.builders.money import Wager, money_table, place
-from tests.e2e.conftest import TABLET, sign_in, swapped
+from tests.e2e.conftest import PHONE, TABLET, fits_width, sign_in, swapped
 
 pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]
 
@@ -134,3 +134,11 @@ def test_a_full_table_keeps_the_board_and_the_next_action_on_screen(
     expect(page.locator("#settlement-lines")).to_be_attached()
     expect(page.locator("#board .card")).to_have_count(5)  # the hand just settled
     state_in_view(page, shoot, "99z-full-settled")
+
+    # The same table on a phone: the felt first, nothing wider than the screen.
+    phone = new_page(PHONE)
+    sign_in(phone, live_server.url, staff.supervisor.username)
+    phone.goto(f"{live_server.url}/console/tables/{mt.table.pk}/")
+    expect(phone.locator("#board .card")).to_have_count(5)
+    assert fits_width(phone)
+    shoot(phone, "99zz-full-settled-phone")
