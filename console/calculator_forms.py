@@ -197,7 +197,8 @@ class UthCalculatorForm(forms.Form):
             decision = data[field_name(seat, "decision")]
             entry = {
                 "seat": seat,
-                "hole": _cards(data[field_name(seat, "hole")]),
+                # No cards: a mucked hand (the calculator says whether it may be one).
+                "hole": _cards(data[field_name(seat, "hole")]) or None,
                 **{wager: _cents_of(data[field_name(seat, wager)]) for wager in WAGERS},
                 "play": ante * int(decision) if decision not in ("", FOLD) else 0,
                 "folded": decision == FOLD,
@@ -339,7 +340,7 @@ def _initial(hand: dict) -> dict | None:
         seat, ante = entry["seat"], entry["ante"]
         if seat not in SEATS:
             return None
-        initial[field_name(seat, "hole")] = " ".join(entry["hole"])
+        initial[field_name(seat, "hole")] = " ".join(entry.get("hole") or ())
         for wager in WAGERS:
             initial[field_name(seat, wager)] = _dollars(entry.get(wager, 0))
         play = entry.get("play", 0)

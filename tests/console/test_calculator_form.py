@@ -200,6 +200,23 @@ def test_a_settled_round_fills_the_form_and_settles_the_same_from_it(as_user, se
     assert again.context["result"] == opened.context["result"]
 
 
+def test_a_mucked_hand_goes_through_the_form_without_cards(as_user):
+    """A folded hand with no Trips on it, mucked at a card-entry table and never keyed, is
+    typed without cards and opened from JSON with ``"hole": null``: it settles as a fold."""
+    mucked = {**WORKED, "s1_hole": ""}
+    response = as_user("dealer").post(URL, mucked)
+    assert response.status_code == 200
+    hand = json.loads(response.context["text"])
+    assert hand["seats"][0]["hole"] is None and hand["seats"][0]["folded"] is True
+    settled = settle_request(hand)
+    assert response.context["result"] == settled
+    assert initial_from(hand)[field_name(1, "hole")] == ""
+    # A hand that is not mucked needs its cards: the refusal lands on the seat's cards.
+    refused = as_user("dealer").post(URL, {**WORKED, "s2_hole": ""})
+    assert refused.context["result"] is None
+    assert refused.context["form"].errors[field_name(2, "hole")]
+
+
 def test_a_hand_the_form_cannot_hold_is_left_to_the_json(as_user):
     hand = example("appendix-hand.json")
     hand["seats"][0]["backline"] *= 3  # three bettors behind seat 1
