@@ -2,8 +2,8 @@
 Blind, Trips and Bad Beat with backline bettors behind three of them, collection fees in
 force, card entry. Through the whole hand, the board (the community cards) and the one next
 action are both on screen without scrolling, in every state: the bank, wagering, no more
-bets (the deal's picker), pre-flop, the flop's picker and its decisions, the turn and river,
-the river's decisions, the showdown, and the hand settled; then the table on a phone."""
+bets and the deal, pre-flop, the flop's picker and its decisions, the turn and river,
+the river's decisions, the showdown's picker, the showdown, and the hand settled; then the table on a phone."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ SEATS = {2: (2_500, 500, 500), 3: (1_000, 500, 500), 4: (5_000, 1_000, 500),
          5: (2_500, 500, 500), 6: (10_000, 2_500, 1_000)}  # fmt: skip
 BEHIND = [Wager(2, 1_000, trips=500, behind=0), Wager(4, 0, trips=500, behind=1),
           Wager(6, 2_500, behind=2)]  # fmt: skip
-DEAL = ["2c", "7d", "Ah", "Ad", "Kh", "Qd", "9s", "9c", "Jh", "Td", "5s", "6s"]
+# The hole cards keyed at the showdown, in picker order: the player-dealer's, then seats 2-6.
+HOLES = ["2c", "7d", "Ah", "Ad", "Kh", "Qd", "9s", "9c", "Jh", "Td", "5s", "6s"]
 
 
 def on_screen(page, selector: str) -> dict:
@@ -104,9 +105,8 @@ def test_a_full_table_keeps_the_board_and_the_next_action_on_screen(
     act(page, lambda: page.keyboard.press("n"))
     expect(page.locator("#round-state")).to_have_text("No more bets")
 
-    pick(page, "#deal-form", DEAL)
-    state_in_view(page, shoot, "92-full-deal-picker")
-    tap(page, "#deal-form", "Deal these cards")
+    state_in_view(page, shoot, "92-full-no-more-bets")
+    tap(page, "#deal-form", "Cards dealt")  # card entry keys no card at the deal
     expect(page.locator("#round-state")).to_contain_text("pre-flop")
     state_in_view(page, shoot, "93-full-preflop")
     decide(page, {2: "Play 4x", 3: "Check", 4: "Check", 5: "Play 3x", 6: "Check"})
@@ -125,9 +125,13 @@ def test_a_full_table_keeps_the_board_and_the_next_action_on_screen(
     state_in_view(page, shoot, "97-full-river")
     decide(page, {3: "Play 1x", 6: "Fold"})
 
-    expect(page.locator("#next-action")).to_contain_text("Showdown")
+    expect(page.locator("#next-action")).to_contain_text("Turn the cards face up")
     state_in_view(page, shoot, "98-full-before-showdown")
-    act(page, lambda: page.keyboard.press("s"))
+    # The hands turned face up are keyed now: the player-dealer's, then seats 2 to 6 (seat 6
+    # folded with a Trips wager, so it is turned up too).
+    pick(page, "#showdown-form", HOLES)
+    state_in_view(page, shoot, "98b-full-showdown-picker")
+    tap(page, "#showdown-form", "Show these cards")
     expect(page.locator("#round-state")).to_have_text("Showdown")
     state_in_view(page, shoot, "99-full-showdown")
     act(page, lambda: page.keyboard.press("e"))
