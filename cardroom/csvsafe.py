@@ -1,74 +1,156 @@
-"""Every CSV the system writes: no cell a spreadsheet would run as a formula (docs/reports.md).
+"""Every CSV the system writes: RFC 4180 rows, and no cell a spreadsheet would run as a
+formula, whatever the cell holds (docs/reports.md, "Cells a spreadsheet would run").
 
-A patron named ``=HYPERLINK("http://x", "click")`` must reach a compliance officer's
-spreadsheet as text, not as a live formula. Every CSV writer of the system (the reports,
-the fee filing, the playing book) is made by ``writer`` here, and the reports' PostgreSQL
-COPY path wraps each column in ``sql`` here, so both paths neutralise the same cells the
-same way, byte for byte.
+A patron named ``=HYPERLINK("http://x", "click")`` or ``Bob\\r=1+2``, or a sign-in typed as
+``x\\r=cmd|' /C calc'!A0``, must reach a compliance officer's spreadsheet as text, not as a
+live formula. Every CSV of the system (the reports, the fee filing, the playing book) is
+written by ``writer`` here; the reports' PostgreSQL COPY path wraps each column in ``sql``
+here and passes the server's rows through ``RowEnds`` here, so both paths write the same
+bytes.
 
-The rule (OWASP's CSV injection guidance, as defusedcsv 3.0 applies it):
+The format (RFC 4180): rows end with CR LF; a cell holding a comma, a double quote, a CR or
+an LF is quoted (``"..."``, a quote inside doubled). PostgreSQL's ``COPY ... CSV`` quotes the
+same cells; its rows end with LF alone, which ``RowEnds`` turns into CR LF outside quotes.
 
-- a text cell starting with ``=``, ``+``, ``-``, ``@``, ``|`` or ``%`` gets a leading
-  apostrophe (a spreadsheet shows it as text and hides the apostrophe), and each ``|`` in it
-  becomes ``\\|`` (no DDE call survives) -- unless the whole cell is a number: ``-12.50``,
-  ``-1250`` and ``1,234.56`` stay numbers, so money columns keep their sign;
-- a text cell starting with a tab or a carriage return (OWASP lists both; defusedcsv does
-  not) gets the leading apostrophe too;
-- numbers (int, Decimal), empty cells and everything else are written as they are.
+The rule, cell by cell (``cell``; ``sql`` is its twin in SQL):
 
-defusedcsv's writer does the first part; this module adds the second and states the SQL
-twin. Plain Python apart from the defusedcsv import: no Django.
+- **the start**: text starting with ``=``, ``+``, ``-``, ``@``, ``|`` or ``%`` gets a
+  leading apostrophe (a spreadsheet shows the text and hides the apostrophe) -- unless the
+  whole cell is a number (``-12.50``, ``-1250``, ``-1,234.56``: digits, commas between
+  them, a decimal part), so money keeps its sign; text starting with a tab, a CR or an LF
+  gets the apostrophe too (OWASP);
+- **after a line break inside the cell**: a spreadsheet that breaks rows at a bare CR, or
+  at any line break, quoted or not, starts a row there -- and may read that row afresh,
+  its commas and quotes no longer inside the cell. So in the text from the cell's first
+  CR or LF on, each CR, LF or comma followed by ``=``, ``+``, ``-``, ``@``, ``|``, ``%``,
+  a tab or a double quote gets an apostrophe after it (numbers included: that text is
+  never a cell of its own);
+- a cell neutralised anywhere has each ``|`` written ``\\|``, so no DDE call survives;
+- numbers (int, Decimal, Fraction, bool), empty cells and every other text are written as
+  they are; any other value is written as its ``str``.
+
+Plain Python: no Django.
 """
 
 from __future__ import annotations
 
+import csv
+import re
 from collections.abc import Iterable
+from numbers import Number
 
-from defusedcsv import csv as defusedcsv
-
-# Cells starting with one of these are prefixed with an apostrophe, whatever follows.
-CONTROL_STARTS = ("\t", "\r")
+LINE_END = "\r\n"
 APOSTROPHE = "'"
+# A cell starting with one of these is text a spreadsheet would run (unless a number).
+FORMULA_STARTS = frozenset("=+-@|%")
+# A cell starting with one of these is neutralised whatever follows.
+CONTROL_STARTS = frozenset("\t\r\n")
+# A whole cell that is a number: digits (commas between them), a decimal part, a sign.
+NUMBER = re.compile(r"-?[0-9][0-9,]*(?:\.[0-9]+)?")
+# From a cell's first line break on: a break or a comma followed by what would start a
+# formula (or open a quoted cell) on a row read afresh.
+_BREAK_THEN_FORMULA = re.compile(r'([\r\n,])(?=[=+@|%\t"-])')
+PIPE, ESCAPED_PIPE = "|", "\\|"
 
 
-def _control(value):
-    if isinstance(value, str) and value.startswith(CONTROL_STARTS):
-        return APOSTROPHE + value
-    return value
+def _after_breaks(text: str) -> str:
+    """``text`` with an apostrophe after each break or comma that needs one, from its
+    first line break on."""
+    breaks = [index for index in (text.find("\r"), text.find("\n")) if index >= 0]
+    if not breaks:
+        return text
+    first = min(breaks)
+    return text[:first] + _BREAK_THEN_FORMULA.sub(r"\1" + APOSTROPHE, text[first:])
+
+
+def cell(value):
+    """``value`` as the writer writes it: a number or None as it is, text neutralised."""
+    if value is None or isinstance(value, Number):
+        return value
+    text = value if isinstance(value, str) else str(value)
+    if not text:
+        return text
+    first = text[0]
+    start = first in CONTROL_STARTS or (first in FORMULA_STARTS and not NUMBER.fullmatch(text))
+    body = _after_breaks(text) if "\r" in text or "\n" in text else text
+    if not start and body == text:
+        return text
+    body = body.replace(PIPE, ESCAPED_PIPE)
+    return APOSTROPHE + body if start else body
 
 
 class _Writer:
-    """A ``csv.writer`` whose cells pass through the rule above."""
+    """A ``csv.writer`` whose cells pass through ``cell``."""
 
-    def __init__(self, writer) -> None:
-        self._writer = writer
+    def __init__(self, file) -> None:
+        self._writer = csv.writer(file, lineterminator=LINE_END)
 
     def writerow(self, row: Iterable):
-        return self._writer.writerow([_control(value) for value in row])
+        return self._writer.writerow([cell(value) for value in row])
 
     def writerows(self, rows: Iterable[Iterable]) -> None:
-        self._writer.writerows([_control(value) for value in row] for row in rows)
+        self._writer.writerows([cell(value) for value in row] for row in rows)
 
 
-def writer(file, **fmtparams) -> _Writer:
-    """``csv.writer(file, **fmtparams)`` that writes no formula: the one CSV writer."""
-    return _Writer(defusedcsv.writer(file, **fmtparams))
+def writer(file) -> _Writer:
+    """The one CSV writer: RFC 4180 rows (CR LF) of neutralised cells."""
+    return _Writer(file)
+
+
+# --- The COPY path ----------------------------------------------------------------------------
+
+_STARTS_SQL = ", ".join(f"'{c}'" for c in sorted(FORMULA_STARTS)).replace("%", "%%")
+# The SQL of ``_BREAK_THEN_FORMULA`` (``%`` doubled): an ARE reads \r, \n and \t in brackets.
+_BREAK_THEN_FORMULA_SQL = r"""'([\r\n,])(?=[=+@|%%\t"-])'"""
 
 
 def sql(expression: str) -> str:
-    """PostgreSQL for the same rule applied to ``expression`` (any type, read as text).
+    """PostgreSQL for ``cell`` applied to ``expression`` (any type, read as text).
 
     For a statement run with parameters (``%`` doubled for psycopg). NULL stays NULL; a
-    number cast to text is left alone, so it is written exactly as the number was. Python's
-    ``re.match`` lets ``$`` match before a final newline; ``\\n?$`` matches the same cells.
+    number cast to text is a number, so it is written exactly as the number was. The
+    regular expressions are PostgreSQL's (AREs): ``$`` matches at the very end only, as
+    Python's ``fullmatch``, and ``.`` matches a line break too.
     """
     text = f"({expression})::text"
     first = f"left({text}, 1)"
-    # A CASE tries its branches in order: the pattern is matched only for the few cells
-    # that start with a formula character.
-    return (
-        f"CASE WHEN {first} IN (E'\\t', E'\\r') THEN '''' || {text} "
-        f"WHEN {first} NOT IN ('=', '+', '-', '@', '|', '%%') THEN {text} "
-        f"WHEN {text} ~ '^-?[0-9,.]+\\n?$' THEN {text} "
-        f"ELSE '''' || replace({text}, '|', '\\|') END"
+    head = rf"substring({text} from '^[^\r\n]*')"
+    tail = rf"substring({text} from '[\r\n].*$')"  # NULL without a line break
+    body = (
+        f"COALESCE({head} || regexp_replace({tail}, {_BREAK_THEN_FORMULA_SQL}, "
+        rf"'\1''', 'g'), {text})"
     )
+    neutralised = rf"replace({body}, '|', '\|')"
+    # A CASE tries its branches in order: the patterns are matched only for the few cells
+    # that start with a formula character or hold a line break.
+    return (
+        rf"CASE WHEN {first} IN (E'\t', E'\r', E'\n') "
+        f"OR ({first} IN ({_STARTS_SQL}) AND {text} !~ '^-?[0-9][0-9,]*(\\.[0-9]+)?$') "
+        f"THEN '''' || {neutralised} "
+        rf"WHEN strpos({text}, E'\n') = 0 AND strpos({text}, E'\r') = 0 THEN {text} "
+        f"WHEN {body} <> {text} THEN {neutralised} "
+        f"ELSE {text} END"
+    )
+
+
+class RowEnds:
+    """PostgreSQL's ``COPY ... CSV`` ends rows with LF; ``writer``'s rows end with CR LF.
+
+    Called on each block of a COPY stream in turn, answers the block with every LF outside
+    quotes written CR LF; an LF inside a quoted cell is the cell's own and stays. Whether a
+    block starts inside quotes is carried over from the block before (each ``"`` turns
+    quoting on or off; a doubled ``""`` inside a quoted cell does both)."""
+
+    def __init__(self) -> None:
+        self.quoted = False
+
+    def __call__(self, block: bytes) -> bytes:
+        parts = block.split(b'"')
+        quoted = self.quoted
+        for index, part in enumerate(parts):
+            if index:
+                quoted = not quoted
+            if not quoted and b"\n" in part:
+                parts[index] = part.replace(b"\n", b"\r\n")
+        self.quoted = quoted
+        return b'"'.join(parts)

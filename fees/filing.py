@@ -104,7 +104,7 @@ def _identity(filed: Filed) -> tuple[str, ...]:
 def filing_csv(filed: Sequence[Filed]) -> bytes:
     """One CSV: identification columns, then the Example Table's columns, one line per rate."""
     out = io.StringIO()
-    writer = csvsafe.writer(out, lineterminator="\r\n")
+    writer = csvsafe.writer(out)
     writer.writerow((*IDENTITY, *COLUMNS, "Charged Squares"))
     for item in filed:
         squares = " ".join(square_names(item.version.charged_squares))

@@ -81,9 +81,10 @@ def _copy_csv(select: str, params: list, sink: _HashingSink, width: int) -> int:
         raw = cursor.cursor  # the psycopg cursor under Django's wrapper
         raw.execute("SELECT set_config('TimeZone', %s, true)", [settings.TIME_ZONE])
         try:
+            ends = csvsafe.RowEnds()  # the server ends rows with LF, the writer with CR LF
             with raw.copy(f"COPY ({select}) TO STDOUT WITH (FORMAT csv)", params) as copy:
                 for block in copy:
-                    sink.write_bytes(bytes(block))
+                    sink.write_bytes(ends(bytes(block)))
             return raw.rowcount
         finally:
             raw.execute("SELECT set_config('TimeZone', 'UTC', true)")
@@ -113,7 +114,7 @@ class Written:
 def write_csv(document: Document, raw) -> Written:
     """Header rows, then each section: its title row, its columns row, its rows, a blank row."""
     sink = _HashingSink(raw)
-    writer = csvsafe.writer(sink, lineterminator="\n")
+    writer = csvsafe.writer(sink)
     writer.writerow(["report", document.title])
     for key, value in document.header:
         writer.writerow([key, value])

@@ -318,7 +318,7 @@ def playing_book_csv(
     if until is not None:
         rows = rows.filter(posted_at__lt=until)
     out = io.StringIO()
-    writer = csvsafe.writer(out, lineterminator="\n")
+    writer = csvsafe.writer(out)
     writer.writerow(PLAYING_BOOK_COLUMNS)
     for _, posted_at, *bank, net, exhausted, returned, unpaid in playing_book(
         rows.order_by("posted_at", "id")

@@ -20,6 +20,7 @@ from fees.services import drop, waivers
 from tests.builders.fees import ACTION, table_schedule
 from tests.builders.floor import advance
 from tests.builders.money import Wager, money_table, play_round
+from tests.spreadsheet import live_cells
 
 pytestmark = pytest.mark.django_db
 
@@ -219,3 +220,13 @@ def test_the_filing_csv_writes_formula_names_as_text(staff, clock):
     rows = list(csv.reader(io.StringIO(filing.filing_csv(filed).decode())))
     assert rows[1][:2] == ['\'=HYPERLINK("http://x","a")', '\'=HYPERLINK("http://x","a") fees']
     assert rows[1][4:7] == ["$5.00 - $500.00", "$5.00 - $25.00", "$0.50"]
+
+
+def test_the_filing_csv_writes_a_line_break_before_a_formula_as_text(staff, clock):
+    """docs/reports.md: a table named ``Bob\\r=1+2`` (its schedule ``Bob\\r=1+2 fees``) is
+    text in the filing, read by RFC 4180 or by a spreadsheet that breaks rows at a bare CR."""
+    mt = money_table(staff, {1: 10_000}, deal_mode="rng", name="Bob\r=1+2")
+    data = filing.filing_csv(filed_version(table_schedule(mt.table, by=staff.supervisor)))
+    assert live_cells(data) == []
+    rows = list(csv.reader(io.StringIO(data.decode(), newline="")))
+    assert rows[1][:2] == ["Bob\r'=1+2", "Bob\r'=1+2 fees"]

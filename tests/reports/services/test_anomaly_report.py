@@ -28,11 +28,13 @@ from cardroom.errors import RuleError
 from reports import services
 from reports.models import ReportDownload
 from rounds.simulation import Simulation
+from tables.services import floor
 from tests.builders.reports import DAY, at
 from tests.builders.theo import expected_figures, rig, rigged_table
 from tests.helpers import run_django
 from tests.reports.helpers import generate_bytes, read_csv
 from tests.reports.services.test_pdf_layout import assert_fits
+from tests.spreadsheet import cells, live_cells
 
 pytestmark = pytest.mark.django_db
 
@@ -205,13 +207,22 @@ def test_a_normal_simulated_week_finds_no_one():
 
 
 def test_the_pdf_names_the_hands_and_fits_its_pages(staff, clock):
-    planted(staff, clock, hands=24, name="High Limit Ultimate Texas Hold'em 7")
+    mt, _ = planted(staff, clock, hands=24, name="High Limit Ultimate Texas Hold'em 7")
     pdf = generate_bytes("anomalies", gaming_day=DAY, format="pdf", min_hands=12)[0]
     text = assert_fits(pdf, "anomalies-day")
     assert "High Limit Ultimate Texas Hold'em 7 hands 1\u201322" in " ".join(text.split())
     assert "seven gaming days" in text and "all time" in text
     csv = generate_bytes("anomalies", gaming_day=DAY, min_hands=12)[0]
-    assert csv.startswith(b"report,Player-dealer results against theo (anomalies)\n")
+    assert csv.startswith(b"report,Player-dealer results against theo (anomalies)\r\n")
+    # docs/reports.md, "Cells a spreadsheet would run": the patron's name corrected to
+    # ``Bob\\r=1+2`` is written ``Bob\\r'=1+2``; no reader finds a formula
+    # (tests/reports/services/test_formula_cells.py has every other report).
+    floor.update_player_identification(
+        player_id=mt.seated[1].pk, by=staff.supervisor, changes={"name": "Bob\r=1+2"}
+    )
+    data = generate_bytes("anomalies", gaming_day=DAY, min_hands=12)[0]
+    assert live_cells(data) == []
+    assert cells(data).count("Bob\r'=1+2") == 3  # the patron, in each window
 
 
 def test_it_is_requested_every_day_for_the_day_that_closed(day, clock):

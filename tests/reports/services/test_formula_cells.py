@@ -2,21 +2,33 @@
 would run"): a patron, a table or a void reason named like a formula is written as text.
 
 The compliance day (tests/builders/reports.py) with its names replaced by formulas; every
-CSV report is generated and every cell read back as a spreadsheet would read it.
+CSV report is generated and every cell read back as a spreadsheet would read it, two ways
+(``tests.spreadsheet``): as RFC 4180 says, and as a spreadsheet that breaks a row at every
+line break, even inside a quoted cell. Then the issue's two inputs, a line break before a
+formula, through the real paths: a sign-in typed as ``x\r=cmd|' /C calc'!A0`` on the audit
+trail, and a patron named ``Bob\r=1+2``.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import re
 
 import pytest
+from django.urls import reverse
 
+from cardroom.errors import State
+from console.audit_export import REPORT_TYPE as STAFF_ACTIONS
+from console.models import StaffAction
 from fees.services import schedules
+from rounds import services as rounds
 from tables.models import Player, Table
-from tests.builders.reports import DAY, NEXT_DAY, plant_tppp_hand
+from tables.services import floor
+from tests.builders.money import Wager, play_round
+from tests.builders.reports import DAY, NEXT_DAY, at, plant_tppp_hand
+from tests.builders.theo import rig, rigged_table
 from tests.reports.helpers import generate_bytes, read_csv
+from tests.spreadsheet import cells, live_cells
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +38,6 @@ DEALER = "@SUM(A1:A9)"
 TPPP = "+1+2"
 NUMBER = "-2+3"
 VOID = "=1+2 misdeal"
-# A cell a spreadsheet would run: a formula character first, and not a plain number.
-LIVE = re.compile(r"[=+@|%\t\r]|-(?!-?[0-9,.]+$)")
 
 
 @pytest.fixture
@@ -40,13 +50,8 @@ def formula_day(day):
     return day
 
 
-def cells(data: bytes) -> list[str]:
-    return [cell for row in csv.reader(io.StringIO(data.decode())) for cell in row]
-
-
 def assert_no_live_cell(data: bytes) -> None:
-    live = [cell for cell in cells(data) if LIVE.match(cell)]
-    assert live == []
+    assert live_cells(data) == []
 
 
 @pytest.mark.parametrize("report", ["rotation", "banking", "audit", "currency", "table_activity"])
@@ -102,3 +107,70 @@ def test_the_fee_filing_csv_neutralises_the_schedule_and_the_table(formula_day):
     assert_no_live_cell(data)
     identity = list(csv.reader(io.StringIO(data.decode())))[1][:2]
     assert identity == ["'" + TABLE, "'=cmd\\|' /C calc'!A0"]
+
+
+# --- A line break, then a formula: the issue's two inputs, through the real paths ----------
+
+SIGN_IN = "x\r=cmd|' /C calc'!A0"
+BOB = "Bob\r=1+2"
+# As every reader reads them back: the apostrophe after the break, the pipe escaped.
+SIGN_IN_CELL = "x\r'=cmd\\|' /C calc'!A0"
+BOB_CELL = "Bob\r'=1+2"
+# Every CSV report, and where the two inputs show in it: the staff-action trail's export has
+# the sign-in; the others name the patrons (``Bob``), their numbers (the sign-in's text, a
+# number after it) or the table and its fee schedule. The anomaly report's names:
+# tests/reports/services/test_anomaly_report.py (a player-dealer beyond theo takes 24 hands).
+REPORTS = {
+    "rotation": (BOB_CELL, SIGN_IN_CELL),
+    "banking": (BOB_CELL, SIGN_IN_CELL),
+    "audit": (BOB_CELL, SIGN_IN_CELL),
+    "currency": (BOB_CELL, SIGN_IN_CELL),
+    "table_activity": (BOB_CELL,),
+    "fee_filing": (BOB_CELL, SIGN_IN_CELL),
+    STAFF_ACTIONS: (SIGN_IN_CELL,),
+}
+
+
+@pytest.fixture
+def line_break_day(day, clock, client):
+    """The compliance day with the two inputs typed where the floor types them: every
+    player's name corrected to ``Bob\r=1+2`` and their numbers to the sign-in's text (the
+    supervisor's correction); a table named ``Bob\r=1+2`` playing a hand, with a fee
+    schedule named like the sign-in and a hand voided for that reason; and the sign-in
+    itself, refused."""
+    staff = day.mt.staff
+    clock.set(at("2026-11-20T23:00:00"))
+    table = rigged_table(staff, name=BOB)
+    schedule = schedules.create_schedule(name=SIGN_IN, table_id=table.table.pk, by=staff.supervisor)
+    schedules.create_version(
+        schedule_id=schedule.pk,
+        rates=[{"wager_from_cents": 500, "wager_to_cents": 50_000, "player_fee_cents": 100,
+                "player_dealer_fee_cents": 100}],
+        player_dealer_basis="per_betting_square",
+        by=staff.supervisor,
+    )  # fmt: skip
+    players = [day.p3, *(day.player(seat) for seat in (1, 2, 5, 6)), *table.seated.values()]
+    for index, player in enumerate(players):
+        floor.update_player_identification(
+            player_id=player.pk,
+            by=staff.supervisor,
+            changes={"name": BOB, "player_number": SIGN_IN + (f" {index}" if index else "")},
+        )
+    rig(table, clock, hands=1)
+    clock.advance(minutes=1)
+    voided = play_round(table, pd_seat=2, bank=20_000, wagers=[Wager(3, 500)], until=State.WAGERING)
+    rounds.void_round(round_id=voided.pk, by=staff.dealer, reason=SIGN_IN)
+    client.post(reverse("console:login"), {"username": SIGN_IN, "password": "not it"})
+    assert StaffAction.objects.filter(username=SIGN_IN).exists()
+    return day
+
+
+@pytest.mark.parametrize("report", list(REPORTS))
+def test_a_line_break_before_a_formula_is_text_in_every_report(line_break_day, report):
+    gaming_day = NEXT_DAY if report == "fee_filing" else DAY
+    data = generate_bytes(report, gaming_day=gaming_day)[0]
+    assert data.endswith(b"\r\n")
+    assert live_cells(data) == []
+    written = cells(data)
+    for text in REPORTS[report]:
+        assert [cell for cell in written if cell.startswith(text)], text

@@ -356,6 +356,9 @@ def test_audit_export_by_copy_is_byte_for_byte_the_python_path(day):
     Table.objects.filter(pk=day.table.pk).update(name='=HYPERLINK("http://x.example","a|b")')
     Player.objects.filter(pk=day.player(5).pk).update(player_number="-2+3")
     Player.objects.filter(pk=day.player(6).pk).update(player_number="\t@SUM(A1)")
+    # A line break before a formula, and a line break alone: quoted by both paths alike.
+    Player.objects.filter(pk=day.player(1).pk).update(player_number="x\r=cmd|' /C calc'!A0")
+    Player.objects.filter(pk=day.player(2).pk).update(player_number='two\nlines, "quoted"')
     plant_tppp_hand(day, void_reason="+1 misdeal|x")  # a voided hand too
     parameters = normalise("audit", {"gaming_day": DAY}, formats=("csv",), today=date(2100, 1, 1))
     period = period_of(parameters)
@@ -374,5 +377,8 @@ def test_audit_export_by_copy_is_byte_for_byte_the_python_path(day):
     assert by_copy.count(b"\n") > 20  # rounds, hands and settlement lines, not just headers
     assert written(by_copy=False) == by_copy
     for neutralised in (b'"\'=HYPERLINK(""http://x.example"",""a\\|b"")"', b"'-2+3,",
-                        b"'\t@SUM(A1)", b"'+1 misdeal\\|x", b",-10000,"):  # fmt: skip
+                        b"'\t@SUM(A1)", b"'+1 misdeal\\|x", b",-10000,",
+                        b'"x\r\'=cmd\\|\' /C calc\'!A0"', b'"two\nlines, ""quoted"""'):  # fmt: skip
         assert neutralised in by_copy
+    # Rows end with CR LF; the only other LF is the one inside the player's number.
+    assert by_copy.count(b"\n") - by_copy.count(b"\r\n") == by_copy.count(b"two\nlines") > 0

@@ -65,22 +65,23 @@ def document(rows: int) -> Document:
 
 
 def test_csv_layout():
+    """RFC 4180 rows: each ends with CR LF (cardroom/csvsafe.py)."""
     out = io.BytesIO()
     written = write_csv(document(3), out)
     assert out.getvalue().decode() == (
-        "report,Test report\n"
-        "period,gaming day 2026-11-20\n"
-        "period status,closed\n"
-        "\n"
-        "[Numbers]\n"
-        "n,amount_cents,note\n"
-        "0,0,\n"
-        "1,100,x\n"
-        "2,200,xx\n"
-        "\n"
-        "[Empty]\n"
-        "a\n"
-        "\n"
+        "report,Test report\r\n"
+        "period,gaming day 2026-11-20\r\n"
+        "period status,closed\r\n"
+        "\r\n"
+        "[Numbers]\r\n"
+        "n,amount_cents,note\r\n"
+        "0,0,\r\n"
+        "1,100,x\r\n"
+        "2,200,xx\r\n"
+        "\r\n"
+        "[Empty]\r\n"
+        "a\r\n"
+        "\r\n"
     )
     assert written.rows == 3 and written.size == len(out.getvalue())
 

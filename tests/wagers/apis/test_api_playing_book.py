@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from rounds import services as rounds
-from tables.models import Table
+from tables.models import DealMode, Table
 from tests.builders.factories import TPPPRegistrationFactory
+from tests.builders.floor import PLAY_4X
+from tests.builders.money import Wager, money_table, play_round
+from tests.spreadsheet import live_cells
 from wagers.models import PlayerDealerBank
 from wagers.selectors import PLAYING_BOOK_COLUMNS
 
@@ -131,3 +135,17 @@ def test_a_table_named_like_a_formula_is_text(as_compliance, banked):
     record = dict(zip(header, row, strict=True))
     assert record["table"] == "'@SUM(1+1)*cmd\\|' /C calc'!A0"
     assert record["result_cents"] == str(PlayerDealerBank.objects.get(round=first).net_cents)
+
+
+def test_a_table_named_with_a_line_break_before_a_formula_is_text(as_compliance, staff):
+    """docs/reports.md: a table named ``Bob\\r=1+2`` (named so when it was opened) is text in
+    the playing book, read by RFC 4180 or by a spreadsheet that breaks rows at a bare CR."""
+    mt = money_table(staff, {1: 100_000, 2: 100_000}, deal_mode=DealMode.RNG, name="Bob\r=1+2")
+    play_round(
+        mt, pd_seat=1, bank=20_000, wagers=[Wager(2, 500)], decisions={2: PLAY_4X},
+        rng=random.Random(3),
+    )  # fmt: skip
+    response = book(as_compliance, mt.seated[1])
+    assert live_cells(response.content) == []
+    header, row = list(csv.reader(io.StringIO(response.content.decode(), newline="")))
+    assert dict(zip(header, row, strict=True))["table"] == "Bob\r'=1+2"

@@ -205,10 +205,11 @@ def test_playing_book_of_a_tppp(history):
     round_1 = f"{t['t1'].isoformat()},{name},1,1,50000,3500,false,0,0"
     round_3 = f"{t['t3'].isoformat()},{name},3,1,2000,-2000,true,0,2000"
 
-    assert selectors.playing_book_csv(history.tppp) == f"{header}\n{round_1}\n{round_3}\n"
-    assert selectors.playing_book_csv(history.tppp, since=t["t2"]) == f"{header}\n{round_3}\n"
-    assert selectors.playing_book_csv(history.tppp, until=t["t3"]) == f"{header}\n{round_1}\n"
-    assert selectors.playing_book_csv(history.tppp, since=t["t4"]) == f"{header}\n"
+    # RFC 4180 rows (cardroom/csvsafe.py): each ends with CR LF.
+    assert selectors.playing_book_csv(history.tppp) == f"{header}\r\n{round_1}\r\n{round_3}\r\n"
+    assert selectors.playing_book_csv(history.tppp, since=t["t2"]) == f"{header}\r\n{round_3}\r\n"
+    assert selectors.playing_book_csv(history.tppp, until=t["t3"]) == f"{header}\r\n{round_1}\r\n"
+    assert selectors.playing_book_csv(history.tppp, since=t["t4"]) == f"{header}\r\n"
 
 
 @pytest.mark.django_db
