@@ -44,8 +44,14 @@ class Card(int):
 FULL_DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 
 
+_BY_CODE: dict[str, Card] = {str(card): card for card in FULL_DECK}
+
+
 def parse_card(text: object) -> Card:
     """``"As"`` -> the ace of spades. Rank ``23456789TJQKA`` then suit ``cdhs``."""
+    card = _BY_CODE.get(text) if isinstance(text, str) else None
+    if card is not None:
+        return card
     if not isinstance(text, str) or len(text) != 2:
         raise RuleError(
             f"{text!r} is not a card: write rank (23456789TJQKA) then suit (cdhs), e.g. 'As'",
@@ -67,13 +73,15 @@ def parse_cards(texts: object, *, count: int | None = None) -> tuple[Card, ...]:
     if count is not None and len(texts) != count:
         raise RuleError(f"expected {count} cards, got {len(texts)}", rule=Rule.CARD)
     cards: list[Card] = []
+    seen: set[int] = set()
     for index, text in enumerate(texts):
         try:
             card = parse_card(text)
         except RuleError as error:
             raise error.with_field(f"[{index}]") from None
-        if card in cards:
+        if card in seen:
             raise RuleError(f"card {card} appears twice", rule=Rule.CARD_ONCE, field=f"[{index}]")
+        seen.add(card)
         cards.append(card)
     return tuple(cards)
 
