@@ -8,6 +8,7 @@ from tables.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 from wagers.models import (
     Account,
     Bet,
+    CageSlip,
     LedgerEntry,
     LedgerTransaction,
     PlayerDealerBank,
@@ -30,6 +31,14 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
     date_hierarchy = "at"
     inlines = [LedgerEntryInline]
     list_select_related = ["by", "round__table"]
+
+
+@admin.register(CageSlip)
+class CageSlipAdmin(ReadOnlyAdmin):
+    list_display = ["id", "kind", "table", "player", "amount_cents", "currency", "transaction"]
+    list_filter = ["kind", "currency"]
+    search_fields = ["player__name", "player__player_number", "table__name"]
+    list_select_related = ["table", "player", "transaction"]
 
 
 @admin.register(Account)

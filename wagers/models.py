@@ -140,6 +140,47 @@ class LedgerEntry(models.Model):
         return f"{self.account}: {self.amount_cents:+d}"
 
 
+# The transactions that bring chips to a table or take them back to the cage, each caused
+# by a cage slip.
+CHIPS_BROUGHT = [TransactionKind.BUY_IN, TransactionKind.FILL]
+CHIPS_TAKEN = [TransactionKind.CASH_OUT, TransactionKind.CREDIT]
+CAGE_SLIP_KINDS = [*CHIPS_BROUGHT, *CHIPS_TAKEN]
+
+
+class CageSlip(models.Model):
+    """The record of chips brought to a table or taken back to the cage: a patron's buy-in or
+    cash-out, a TPPP's fill or credit (docs/money.md, "Cage slips").
+
+    Written by the chip services in the transaction that posts its ledger transaction, and
+    never edited (a PostgreSQL trigger refuses it: ``wagers`` 0005): who, where, how much and
+    whether currency changed hands (Title 31), as the staff member asked for it.
+    ``verify_ledger`` checks the transaction against it: the amount on both legs, the
+    player's chips at the table, the kind and the currency flag.
+    """
+
+    transaction = models.OneToOneField(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="cage_slip"
+    )
+    kind = models.CharField(
+        max_length=16,
+        choices=[(kind.value, kind.label) for kind in CAGE_SLIP_KINDS],
+    )
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="cage_slips")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    amount_cents = models.PositiveBigIntegerField()
+    currency = models.BooleanField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="cage_slip_above_zero")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.amount_cents} {self.player} at {self.table}"
+
+
 class Bet(models.Model):
     """One bettor's wagers on a hand: the seated player's own (bettor 0) or a backline bettor's."""
 

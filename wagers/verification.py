@@ -3,13 +3,18 @@
 Each check is one SQL query whatever the size of the history, so verifying a large ledger
 streams in the database rather than loading rows into Python. Every query answers the
 same six columns: the row the difference is about, its round, its line (a settlement or a
-fee line), its account, what the record says should be there and what is there.
+fee line, a cage slip), its account, what the record says should be there and what is
+there.
 
-The leg checks compare every transaction a round posted, leg by leg, with the record it
-was posted from (a bet, the bank, a settlement line, a fee line). The legs each record
-should have come from ``wagers.rules.postings``, the functions the services post with,
-called here with the record's columns: what the services post and what is verified
-cannot drift apart.
+The leg checks compare every transaction a round posted, and every chip movement, leg by
+leg, with the record it was posted from (a bet, the bank, a settlement line, a fee line, a
+cage slip). The legs each record should have come from ``wagers.rules.postings``, the
+functions the services post with, called here with the record's columns: what the
+services post and what is verified cannot drift apart.
+
+The records themselves are checked too: every settled hand is played again from its cards,
+wagers and decisions by the rules core (``wagers.recomputation``, a ``Recomputation``
+among the checks, run in Python in the same snapshot).
 """
 
 from __future__ import annotations
@@ -27,16 +32,22 @@ from django.db.models import (
     FilteredRelation,
     Q,
     QuerySet,
+    Subquery,
     Value,
 )
+from django.db.models.functions import Cast
 
 from cardroom.errors import State
 from cardroom.money import dollars
 from tables.models import Player, Round
 from wagers.models import (
+    CAGE_SLIP_KINDS,
+    CHIPS_BROUGHT,
+    CHIPS_TAKEN,
     Account,
     AccountKind,
     Bet,
+    CageSlip,
     PlayerDealerBank,
     SettlementLine,
     TransactionKind,
@@ -46,6 +57,8 @@ from wagers.rules.postings import (
     Role,
     bank_posted_legs,
     bank_return_legs,
+    chips_brought_legs,
+    chips_taken_legs,
     play_legs,
     settlement_legs,
     void_bank_legs,
@@ -69,29 +82,43 @@ ROUND_MONEY_KINDS = (
 CHIP_KINDS = (AccountKind.PATRON_CHIPS.value, AccountKind.BANKROLL.value)
 
 CENTS = "cents"  # a difference's expected and found are amounts (shown in dollars)
+WORDS = "words"  # ... or the floor's words (cards, a hand's result), shown as they are
+CURRENCY = "currency"  # ... or whether currency changed hands (1 or 0)
+KIND = "kind"  # ... or a transaction's kind
 
 
 @dataclass(frozen=True)
 class Difference:
     """One difference: the row it is about and, where they apply, its round, line and
-    account; what the record expects and what the books hold (cents, or the ids of
-    ``unit``: a player, a bet, an account, a count of entries)."""
+    account, and what of it differs; what the record expects and what the books hold
+    (cents, the floor's words, or the ids of ``unit``: a player, a bet, an account, a count
+    of entries)."""
 
     check: str
     row: str  # what ``row_id`` names: a transaction, an account, a round, a bet, ...
     row_id: int
-    expected: int | None
-    found: int | None
+    expected: int | str | None
+    found: int | str | None
     round_id: int | None = None
-    line: str = ""  # what ``line_id`` names: "settlement line" or "fee line"
+    line: str = ""  # what ``line_id`` names: "settlement line", "fee line", "cage slip"
     line_id: int | None = None
     account_id: int | None = None
     unit: str = CENTS
+    what: str = ""  # what of the row differs, in words: "seat 3's result", "paid"
 
     @property
     def off(self) -> int:
         """How far the books are from the record (cents)."""
         return (self.found or 0) - (self.expected or 0)
+
+
+@dataclass(frozen=True)
+class Recomputation:
+    """Checks run in Python, in the same snapshot as the SQL ones: ``run`` yields their
+    differences; ``checks`` names them, each with the unit of its figures."""
+
+    checks: Mapping[str, str]
+    run: Callable[[], Iterator[Difference]]
 
 
 @dataclass(frozen=True)
@@ -253,6 +280,23 @@ def _bet_source(states: Sequence[str], legs: Sequence[LegOf]) -> Source:
     )
 
 
+def _slip_source(kinds: Sequence[str], legs: Sequence[LegOf]) -> Source:
+    """Cage slips of ``kinds``: their transaction's legs between the cage and the slip's
+    account (the player's chips or bankroll at the slip's table)."""
+    cage = Subquery(
+        Account.objects.order_by().filter(kind=AccountKind.CAGE).values("pk")[:1],
+        output_field=BigIntegerField(),
+    )
+    return Source(
+        rows=CageSlip.objects.filter(kind__in=kinds),
+        key=F("transaction_id"),
+        round=Cast(Value(None), output_field=BigIntegerField()),  # a bigint NULL: no round
+        line=F("pk"),
+        legs=legs,
+        accounts={Role.CAGE: cage, Role.CHIPS: F("account_id")},
+    )
+
+
 def _bet_total() -> Expression:
     return sum((F(f"{square}_cents") for square in BET_SQUARES), Value(0))
 
@@ -292,6 +336,15 @@ LEG_CHECKS = {
         sources=[
             _bet_source([State.VOIDED], void_bet_legs(_bet_total())),
             _bank_sources([State.VOIDED], void_bank_legs(F("amount_cents"))),
+        ],
+    ),
+    "chip movement differs from its cage slip": leg_check(
+        row="transaction",
+        kinds=CAGE_SLIP_KINDS,
+        line="cage slip",
+        sources=[
+            _slip_source(CHIPS_BROUGHT, chips_brought_legs(F("amount_cents"))),
+            _slip_source(CHIPS_TAKEN, chips_taken_legs(F("amount_cents"))),
         ],
     ),
 }
@@ -495,6 +548,40 @@ CHECKS = {
         """,
     ),
     **LEG_CHECKS,
+    "chip movement's currency differs from its cage slip": Check(
+        row="transaction",
+        line="cage slip",
+        unit=CURRENCY,
+        sql="""
+        SELECT t.id, NULL, s.id, s.account_id,
+               CASE WHEN s.currency THEN 1 ELSE 0 END, CASE WHEN t.currency THEN 1 ELSE 0 END
+          FROM wagers_cageslip s JOIN wagers_ledgertransaction t ON t.id = s.transaction_id
+         WHERE t.currency <> s.currency
+        """,
+    ),
+    "chip movement's kind differs from its cage slip": Check(
+        row="transaction",
+        line="cage slip",
+        unit=KIND,
+        sql="""
+        SELECT t.id, NULL, s.id, s.account_id, s.kind, t.kind
+          FROM wagers_cageslip s JOIN wagers_ledgertransaction t ON t.id = s.transaction_id
+         WHERE t.kind <> s.kind
+        """,
+    ),
+    "cage slip names another player's chips": Check(
+        row="cage slip",
+        line="cage slip",
+        unit="player",
+        sql=f"""
+        SELECT s.id, NULL, s.id, a.id, s.player_id, a.player_id
+          FROM wagers_cageslip s JOIN wagers_account a ON a.id = s.account_id
+         WHERE a.player_id IS NULL OR a.player_id <> s.player_id
+            OR a.table_id IS NULL OR a.table_id <> s.table_id
+            OR a.kind <> CASE WHEN s.kind IN ('{TransactionKind.FILL}', '{TransactionKind.CREDIT}')
+                              THEN '{AccountKind.BANKROLL}' ELSE '{AccountKind.PATRON_CHIPS}' END
+        """,
+    ),
     "reversal does not undo its original": Check(row="transaction", sql=_reversals),
 }
 
@@ -515,11 +602,21 @@ def snapshot() -> Iterator[None]:
         yield
 
 
-def differences(checks: Mapping[str, Check] = CHECKS) -> list[Difference]:
-    """Every difference ``checks`` find, check by check (one query each)."""
+def _figure(value) -> int | str | None:
+    """A figure as a query answers it: a number as an int (SUM gives a Decimal), a word as
+    it is."""
+    return value if value is None or isinstance(value, str) else int(value)
+
+
+def differences(checks: Mapping[str, Check | Recomputation] = CHECKS) -> list[Difference]:
+    """Every difference ``checks`` find, check by check (one query each; a recomputation
+    streams its rows in batches), all in one snapshot of the books."""
     found = []
     with snapshot(), connection.cursor() as cursor:
         for name, check in checks.items():
+            if isinstance(check, Recomputation):
+                found.extend(check.run())
+                continue
             sql, params = check.query()
             cursor.execute(sql, params)
             found.extend(
@@ -527,8 +624,8 @@ def differences(checks: Mapping[str, Check] = CHECKS) -> list[Difference]:
                     check=name,
                     row=check.row,
                     row_id=row_id,
-                    expected=None if expected is None else int(expected),
-                    found=None if found_ is None else int(found_),
+                    expected=_figure(expected),
+                    found=_figure(found_),
                     round_id=round_id,
                     line=check.line if line_id is not None else "",
                     line_id=line_id,
@@ -545,15 +642,31 @@ def counts() -> dict[str, int]:
         cursor.execute(
             "SELECT (SELECT COUNT(*) FROM wagers_ledgertransaction),"
             " (SELECT COUNT(*) FROM wagers_account),"
-            " (SELECT COUNT(*) FROM tables_round WHERE state IN ('settled', 'voided'))"
+            " (SELECT COUNT(*) FROM tables_round WHERE state IN ('settled', 'voided')),"
+            " (SELECT COUNT(*) FROM wagers_cageslip)"
         )
-        transactions, accounts, rounds = cursor.fetchone()
-    return {"transactions": transactions, "accounts": accounts, "finished rounds": rounds}
+        transactions, accounts, rounds, slips = cursor.fetchone()
+    return {
+        "transactions": transactions,
+        "accounts": accounts,
+        "finished rounds": rounds,
+        "cage slips": slips,
+    }
 
 
 # --- Naming each difference for people -----------------------------------------------------
 
 LineNames = Callable[[set[int]], dict[int, str]]
+
+
+def cage_slip_names(ids: set[int]) -> dict[int, str]:
+    return {
+        slip.pk: (
+            f"({TransactionKind(slip.kind).label.lower()} of {dollars(slip.amount_cents)}, "
+            f"{slip.player} at {slip.table})"
+        )
+        for slip in CageSlip.objects.filter(pk__in=ids).select_related("player", "table")
+    }
 
 
 def settlement_line_names(ids: set[int]) -> dict[int, str]:
@@ -581,7 +694,11 @@ def describe(
 ) -> list[str]:
     """Each difference in words: the check, the round, the line, the account, what the
     record expects and what the books hold (in dollars). A few queries for all of them."""
-    lines = {"settlement line": settlement_line_names, **(lines or {})}
+    lines = {
+        "settlement line": settlement_line_names,
+        "cage slip": cage_slip_names,
+        **(lines or {}),
+    }
     rounds = {
         r.pk: str(r)
         for r in Round.objects.filter(pk__in={d.round_id for d in found}).select_related("table")
@@ -607,12 +724,18 @@ def describe(
         if ids:
             line_names.update({(kind, pk): name for pk, name in names(ids).items()})
 
-    def value(difference: Difference, what: int | None) -> str:
+    def value(difference: Difference, what: int | str | None) -> str:
         if what is None:
             return "none"
         unit = difference.unit
         if unit == CENTS:
             return dollars(what)
+        if unit == WORDS:
+            return str(what)
+        if unit == CURRENCY:
+            return "currency changed hands" if what else "no currency"
+        if unit == KIND:
+            return TransactionKind(what).label.lower() if what in TransactionKind.values else what
         if unit == "entries":
             return f"{what} entries"
         named = {"player": players, "bet": bets, "account": accounts}.get(unit)
@@ -633,6 +756,8 @@ def describe(
             parts.append(f"{d.line} {d.line_id} {line_names.get((d.line, d.line_id), '')}".strip())
         if d.account_id is not None:
             parts.append(f"account {d.account_id} ({accounts.get(d.account_id, 'not found')})")
+        if d.what:
+            parts.append(d.what)
         texts.append(
             f"{d.check}: {', '.join(parts)}: expected {value(d, d.expected)}, "
             f"found {value(d, d.found)}"

@@ -2,25 +2,23 @@
 
 ``STANDARD``: a three-rate schedule for the default 500-50000 cent table, per betting square.
 ``ACTION``: the same player rates, the player-dealer charged on total table action.
-``differences``: what ``verify_ledger`` finds, the fee checks with the money checks.
+``differences``: what ``verify_ledger`` finds: the money and fee checks, every settled hand
+played again (``tests.builders.money.verified``).
 """
 
 from __future__ import annotations
 
 from cardroom.errors import State
 from fees.services import schedules
-from fees.verification import CHECKS as FEE_CHECKS
-from tests.builders.money import Wager, money_table, play_round
+from tests.builders.money import Wager, money_table, play_round, verified
 from tests.builders.rules import ACTION, STANDARD
-from wagers.verification import CHECKS as MONEY_CHECKS
-from wagers.verification import differences as differences_found
 
 __all__ = ["ACTION", "STANDARD", "assessed_round", "differences", "table_schedule"]
 
 
 def differences():
-    """Every difference ``manage.py verify_ledger`` reports: the money and the fee checks."""
-    return differences_found({**MONEY_CHECKS, **FEE_CHECKS})
+    """Every difference ``manage.py verify_ledger`` reports."""
+    return verified()
 
 
 def table_schedule(table, *, by, rates=STANDARD, basis="per_betting_square", **extra):

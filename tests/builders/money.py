@@ -10,6 +10,8 @@
   calculator's format (docs/rules.md §11), the calculator's lines for it, and the stored lines.
 - ``replay_coverage``: docs/rules.md §7.3's caps recomputed from each line's outcome and payout.
 - ``chips_of``, ``all_balances``: balances read back from the database.
+- ``verified``: every difference ``verify_ledger`` finds (the money and fee checks, every
+  settled hand played again).
 """
 
 from __future__ import annotations
@@ -179,6 +181,14 @@ def chips_of(player: Player, table: Table) -> int:
 
 def all_balances() -> dict[int, int]:
     return dict(Account.objects.values_list("pk", "balance_cents"))
+
+
+def verified() -> list:
+    """Every difference ``verify_ledger`` finds, with all of its checks."""
+    from rounds.management.commands.verify_ledger import CHECKS
+    from wagers.verification import differences
+
+    return differences(CHECKS)
 
 
 def folded_seats(round_: Round) -> set[int]:

@@ -9,10 +9,18 @@ must then report (``tests/rounds/commands/test_verify_ledger.py``).
   the records (bets, bank, settlement and fee lines) contradict.
 - ``ATTACKS``: each kind of attack, building its edits on a simulated floor and the exact
   differences it leaves, as (check, row id, account id, expected, found).
+
+The last six go past the leg checks: a buy-in raised on both legs or credited to another
+patron, a cash-out's currency flag cleared (each against its cage slip); a hand's result
+flipped, a settled round's board replaced, a payout raised with its line, entries, bank
+return and bank net all moved to match (each against the hand played again). The floor
+must hold cash-outs in currency for the third (``tests/rounds/commands/test_verify_ledger.py``
+makes some).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -21,10 +29,15 @@ from django.db.models import Max
 
 from cardroom.errors import State
 from fees.models import FeeLine
+from tables.models import DealMode, Hand, HandResultChoice, Round
+from tables.rules.cards import parse_cards
+from tables.rules.deck import deal
+from wagers import recomputation
 from wagers.models import (
     Account,
     AccountKind,
     Bet,
+    CageSlip,
     LedgerEntry,
     LedgerTransaction,
     PlayerDealerBank,
@@ -41,6 +54,8 @@ DROP = "drop differs from the fees kept"
 VOID = "void returns differ from the bets and the bank"
 REVERSAL = "reversal does not undo its original"
 CHIPS_LEFT = "finished round left chips in play"
+SLIP = "chip movement differs from its cage slip"
+SLIP_CURRENCY = "chip movement's currency differs from its cage slip"
 
 
 def raw(sql: str, params: Sequence) -> None:
@@ -156,6 +171,11 @@ def set_column(table: str, column: str, pk: int, value, was) -> Edit:
     return Edit(sql, [value, pk], sql, [was, pk])
 
 
+def set_json(table: str, column: str, pk: int, value, was) -> Edit:
+    sql = f"UPDATE {table} SET {column} = %s::jsonb WHERE id = %s"
+    return Edit(sql, [json.dumps(value), pk], sql, [json.dumps(was), pk])
+
+
 # --- Reading the floor ------------------------------------------------------------------------
 
 
@@ -241,8 +261,9 @@ def payout_to_another_patron(index: int) -> Tampering:
     )
 
 
-def payout_larger_than_its_line(index: int, extra: int = 10_000) -> Tampering:
-    """A payout ``extra`` larger than its line, the bank paying it and returning that less."""
+def _paid_line(index: int, extra: int):
+    """A winning line whose bank came back with more than ``extra``: the line, its bank,
+    the bank return's two entries and the round's bank in play."""
     line = pick(
         [
             line
@@ -252,7 +273,12 @@ def payout_larger_than_its_line(index: int, extra: int = 10_000) -> Tampering:
         index,
     )
     bank, from_bank, to_dealer = bank_return(line.round_id)
-    in_play = round_account(line.round_id, AccountKind.ROUND_BANK)
+    return line, bank, from_bank, to_dealer, round_account(line.round_id, AccountKind.ROUND_BANK)
+
+
+def payout_larger_than_its_line(index: int, extra: int = 10_000) -> Tampering:
+    """A payout ``extra`` larger than its line, the bank paying it and returning that less."""
+    line, bank, from_bank, to_dealer, in_play = _paid_line(index, extra)
     back = bank.amount_cents + bank.net_cents
     return Tampering(
         shift(entry(line.transaction_id, line.bet.account_id), extra)
@@ -605,6 +631,128 @@ def fee_reversal_missing(index: int) -> Tampering:
     )
 
 
+# --- Past the legs: the records against the cage slips and the hands played again --------------
+
+
+def _slips(kind: TransactionKind, **filters) -> list[CageSlip]:
+    return list(
+        CageSlip.objects.filter(kind=kind, **filters).select_related("account").order_by("id")
+    )
+
+
+def buy_in_raised_on_both_legs(index: int, extra: int = 50_000) -> Tampering:
+    """A buy-in $500 larger on both legs: the cage gave out more, the patron holds more (the
+    cached balances follow); the transaction still balances."""
+    slip = pick(_slips(TransactionKind.BUY_IN), index)
+    cage = entry(slip.transaction_id, Account.objects.get(kind=AccountKind.CAGE).pk)
+    chips = entry(slip.transaction_id, slip.account_id)
+    amount = slip.amount_cents
+    return Tampering(
+        shift(cage, -extra) + shift(chips, extra),
+        {
+            (SLIP, slip.transaction_id, cage.account_id, -amount, -amount - extra),
+            (SLIP, slip.transaction_id, slip.account_id, amount, amount + extra),
+        },
+    )
+
+
+def buy_in_to_another_patron(index: int) -> Tampering:
+    """A buy-in credited to another patron's chips (who had no part in it)."""
+    slip = pick(
+        [s for s in _slips(TransactionKind.BUY_IN) if s.account.balance_cents >= s.amount_cents],
+        index,
+    )
+    other = other_patron(besides={slip.player_id})
+    amount = slip.amount_cents
+    return Tampering(
+        move(entry(slip.transaction_id, slip.account_id), other.pk),
+        {
+            (SLIP, slip.transaction_id, slip.account_id, amount, 0),
+            (SLIP, slip.transaction_id, other.pk, 0, amount),
+        },
+    )
+
+
+def cash_out_currency_cleared(index: int) -> Tampering:
+    """A cash-out paid in currency recorded as if none changed hands (off the Title 31 log)."""
+    slip = pick(_slips(TransactionKind.CASH_OUT, currency=True), index)
+    return Tampering(
+        [set_column("wagers_ledgertransaction", "currency", slip.transaction_id, False, True)],
+        {(SLIP_CURRENCY, slip.transaction_id, slip.account_id, 1, 0)},
+    )
+
+
+def result_flipped(index: int) -> Tampering:
+    """A settled hand that beat the player-dealer recorded as losing to them."""
+    hand = pick(
+        list(
+            Hand.objects.filter(round__state=State.SETTLED, result=HandResultChoice.WIN).order_by(
+                "id"
+            )
+        ),
+        index,
+    )
+    return Tampering(
+        [set_column("tables_hand", "result", hand.pk, HandResultChoice.LOSE, hand.result)],
+        {
+            (
+                recomputation.HAND,
+                hand.round_id,
+                None,
+                HandResultChoice.WIN.label,
+                HandResultChoice.LOSE.label,
+            )
+        },
+    )
+
+
+def board_replaced(index: int) -> Tampering:
+    """A settled RNG round's board replaced by five cards its deck did not deal."""
+    round_ = pick(
+        list(Round.objects.filter(state=State.SETTLED, deal_mode=DealMode.RNG).order_by("id")),
+        index,
+    )
+    seats = list(round_.hands.values_list("seat", flat=True))
+    deck = parse_cards(round_.shuffled_deck, count=52)
+    dealt = 2 * len(seats) + 7
+    replaced = [str(card) for card in deck[dealt : dealt + 5]]
+    board = [str(card) for card in deal(deck, round_.player_dealer_seat, seats).board]
+    assert board == round_.board
+    return Tampering(
+        [set_json("tables_round", "board", round_.pk, replaced, round_.board)],
+        {(recomputation.NOT_THE_DECKS, round_.pk, None, " ".join(board), " ".join(replaced))},
+    )
+
+
+def payout_raised_with_everything_moved(index: int, extra: int = 5_000) -> Tampering:
+    """A winning line paid $50 more, with everything the leg checks compare moved to match:
+    the line, its settlement entries, the bank return and the bank's net."""
+    line, bank, from_bank, to_dealer, in_play = _paid_line(index, extra)
+    return Tampering(
+        [
+            set_column(
+                "wagers_settlementline", "paid_cents", line.pk, line.paid_cents + extra,
+                line.paid_cents,
+            ),
+            set_column(
+                "wagers_playerdealerbank", "net_cents", bank.pk, bank.net_cents - extra,
+                bank.net_cents,
+            ),
+            *shift(entry(line.transaction_id, line.bet.account_id), extra),
+            *shift(entry(line.transaction_id, in_play.pk), -extra, cached=False),
+            *shift(from_bank, extra, cached=False),
+            *shift(to_dealer, -extra),
+        ],
+        {
+            (
+                recomputation.LINE_AMOUNT, line.pk, line.bet.account_id, line.paid_cents,
+                line.paid_cents + extra,
+            ),
+            (recomputation.BANK, line.round_id, None, bank.net_cents, bank.net_cents - extra),
+        },
+    )  # fmt: skip
+
+
 ATTACKS: dict[str, Callable[[int], Tampering]] = {
     "payout to another patron": payout_to_another_patron,
     "payout larger than its line": payout_larger_than_its_line,
@@ -620,4 +768,10 @@ ATTACKS: dict[str, Callable[[int], Tampering]] = {
     "void return missing": void_return_missing,
     "fee reversal partial": fee_reversal_partial,
     "fee reversal missing": fee_reversal_missing,
+    "buy-in raised on both legs": buy_in_raised_on_both_legs,
+    "buy-in to another patron": buy_in_to_another_patron,
+    "cash-out currency cleared": cash_out_currency_cleared,
+    "result flipped": result_flipped,
+    "board replaced": board_replaced,
+    "payout raised with everything moved": payout_raised_with_everything_moved,
 }

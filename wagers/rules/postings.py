@@ -1,8 +1,9 @@
-"""The legs of every ledger transaction a round posts (docs/money.md, docs/rules.md §7.4, §10.2).
+"""The legs of every ledger transaction a round posts, and of chips brought to a table or
+taken from it (docs/money.md, docs/rules.md §7.4, §10.2, §10.3).
 
-One home for the services that post a round's money and for ``verify_ledger``, which
-checks every posted transaction leg by leg against the record it was posted from: a bet,
-the bank, a settlement line, a fee line.
+One home for the services that post the money and for ``verify_ledger``, which checks
+every posted transaction leg by leg against the record it was posted from: a bet, the
+bank, a settlement line, a fee line, a cage slip.
 
 Each function answers the legs as (role, amount, label), the amount computed from the
 record's figures only with ``+``, ``-`` and ``sum``: called with cents, it gives the
@@ -27,6 +28,8 @@ class Role(Enum):
     PLAYER_DEALER = "player_dealer"  # the player-dealer's chips at the table: the bank's account
     PAYER = "payer"  # whoever pays a fee: a bettor's chips or the player-dealer's
     DROP = "drop"  # the table's drop
+    CAGE = "cage"  # the house's chip inventory
+    CHIPS = "chips"  # a player's chips (or a TPPP's bankroll) at a table: the slip's account
 
 
 class LegOf(NamedTuple):
@@ -91,6 +94,17 @@ def void_bank_legs(bank: Any) -> tuple[LegOf, ...]:
 def fee_legs(amount: Any, square: str = "") -> tuple[LegOf, ...]:
     """A collection fee (``fee``): from its payer's chips to the table's drop."""
     return (LegOf(Role.PAYER, -amount, square), LegOf(Role.DROP, amount, DROP_LABEL))
+
+
+def chips_brought_legs(amount: Any) -> tuple[LegOf, ...]:
+    """Chips from the cage to a player at a table: a buy-in, a fill (``buy_in``, ``fill``)."""
+    return (LegOf(Role.CAGE, -amount), LegOf(Role.CHIPS, amount))
+
+
+def chips_taken_legs(amount: Any) -> tuple[LegOf, ...]:
+    """Chips from a player at a table back to the cage: a cash-out, a credit (``cash_out``,
+    ``credit``)."""
+    return (LegOf(Role.CHIPS, -amount), LegOf(Role.CAGE, amount))
 
 
 def reversed_legs(legs: Sequence[LegOf]) -> tuple[LegOf, ...]:

@@ -1,4 +1,8 @@
-"""Chips at the table: buy-ins and cash-outs (patrons), fills and credits (TPPP bankrolls)."""
+"""Chips at the table: buy-ins and cash-outs (patrons), fills and credits (TPPP bankrolls).
+
+Each is a cage slip (``wagers.models.CageSlip``: who, where, how much, currency or not) and
+the ledger transaction it causes, posted together: ``verify_ledger`` checks the one
+against the other (docs/money.md, "Cage slips")."""
 
 from __future__ import annotations
 
@@ -12,16 +16,19 @@ from tables.models import Player, Table
 from tables.selectors import active_round
 from tables.services.locks import lock_table
 from wagers.models import (
+    CHIPS_BROUGHT,
     Account,
     AccountKind,
     Bet,
+    CageSlip,
     LedgerTransaction,
     PlayerDealerBank,
     TransactionKind,
 )
+from wagers.rules.postings import Role, chips_brought_legs, chips_taken_legs
 from wagers.selectors import open_chip_accounts
 
-from .ledger import Leg, cage_account, post
+from .ledger import cage_account, legs_of, post
 
 
 def chip_account(player: Player, table, *, create: bool = False) -> Account | None:
@@ -76,13 +83,7 @@ def _bring_chips(
             )
         account = chip_account(player, table, create=True)
         amount = _amount(amount, table)
-        return post(
-            kind,
-            [Leg(cage_account(), -amount), Leg(account, amount)],
-            by=by,
-            currency=currency,
-            memo=memo or str(table),
-        )
+        return _post_slip(kind, table, player, account, amount, by=by, currency=currency, memo=memo)
 
 
 def _take_chips(
@@ -117,17 +118,45 @@ def _take_chips(
                 rule=Rule.CHIPS_IN_FRONT,
                 field="amount",
             )
-        posted = post(
-            kind,
-            [Leg(account, -amount), Leg(cage_account(), amount)],
-            by=by,
-            currency=currency,
-            memo=memo or str(table),
+        posted = _post_slip(
+            kind, table, player, account, amount, by=by, currency=currency, memo=memo
         )
         if amount == account.balance_cents:
             account.closed_at = now()  # the table session's chips are all back at the cage
             account.save(update_fields=["closed_at"])
         return posted
+
+
+def _post_slip(
+    kind: TransactionKind,
+    table,
+    player: Player,
+    account: Account,
+    amount: int,
+    *,
+    by,
+    currency: bool,
+    memo: str | None,
+) -> LedgerTransaction:
+    """The chips' ledger transaction (``wagers.rules.postings``) and its cage slip."""
+    legs = chips_brought_legs(amount) if kind in CHIPS_BROUGHT else chips_taken_legs(amount)
+    posted = post(
+        kind,
+        legs_of(legs, {Role.CAGE: cage_account(), Role.CHIPS: account}),
+        by=by,
+        currency=currency,
+        memo=memo or str(table),
+    )
+    CageSlip.objects.create(
+        transaction=posted,
+        kind=kind,
+        table=table,
+        player=player,
+        account=account,
+        amount_cents=amount,
+        currency=currency,
+    )
+    return posted
 
 
 def _refuse_while_in_play(table, player: Player) -> None:

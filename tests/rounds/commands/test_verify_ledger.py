@@ -4,10 +4,15 @@ An attacker with SQL access bypasses the database's guard triggers and rewrites 
 ledger so that every transaction still balances and every cached balance still matches
 its entries: a payout credited to someone else, a payout larger than its line paid for by
 a smaller bank return, a leg missing or added, a fee taken from another patron or put in
-another table's drop, a voided round's return or fee refund kept back. Each attack
-(``tests.builders.tampering.ATTACKS``) is run on a simulated floor that verifies clean
-first, and must leave exactly the differences it predicts, each named in the command's
-output (round, line, account, expected and found, in dollars), with a non-zero exit.
+another table's drop, a voided round's return or fee refund kept back. Then the attacks
+that kept the books balanced against their records too (issue 24): a buy-in raised on both
+legs or credited to another patron, a cash-out's currency flag cleared (caught against the
+cage slips), a hand's result flipped, a settled round's board replaced, a payout raised
+with its line, entries, bank return and bank net all moved to match (caught by playing the
+hand again). Each attack (``tests.builders.tampering.ATTACKS``) is run on a simulated
+floor that verifies clean first, and must leave exactly the differences it predicts, each
+named in the command's output (round, line, account, expected and found, in dollars or in
+the floor's words), with a non-zero exit.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 from io import StringIO
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
@@ -25,11 +31,13 @@ from cardroom.errors import State
 from cardroom.money import dollars
 from fees.models import FeeLine, PayerKind
 from rounds import simulation
-from tables.models import Player, Round
+from tables.models import Hand, HandResultChoice, Player, Round
 from tests.builders.tampering import ATTACKS, Tampering, raw
-from wagers.models import Account, Bet, LedgerTransaction, SettlementLine
+from wagers import recomputation
+from wagers.models import Account, Bet, CageSlip, LedgerTransaction, SettlementLine
 from wagers.rules.wagers import bettor_label
-from wagers.verification import differences
+from wagers.services import chips as chip_services
+from wagers.verification import Recomputation, differences
 
 pytestmark = pytest.mark.django_db
 
@@ -59,6 +67,27 @@ def checks() -> dict:
     return CHECKS
 
 
+def unit_of(check: str) -> str:
+    """The unit of a check's figures: an SQL check's own, or the recomputation's."""
+    for name, run in checks().items():
+        if isinstance(run, Recomputation) and check in run.checks:
+            return run.checks[check]
+        if name == check:
+            return run.unit
+    raise KeyError(check)
+
+
+def shown(unit: str, value) -> str:
+    """A figure as the command writes it (ids are followed by their names)."""
+    if unit == "cents":
+        return dollars(value)
+    if unit == "words":
+        return value
+    if unit == "currency":
+        return "currency changed hands" if value else "no currency"
+    return f"{unit} {value} ("
+
+
 def reported() -> set[tuple]:
     """(check, row id, account id, expected, found) of every difference found."""
     return {(d.check, d.row_id, d.account_id, d.expected, d.found) for d in differences(checks())}
@@ -67,11 +96,26 @@ def reported() -> set[tuple]:
 @pytest.fixture
 def floor(monkeypatch):
     """Two simulated tables with fees, one round in three voided (its wagers and fees given
-    back), verifying clean."""
+    back), then each backline bettor cashing out $200 in currency and one seated patron $100
+    in chips; verifying clean."""
     monkeypatch.setattr(simulation, "VOID_CHANCE", 0.3)
     call_command("simulate", tables=2, rounds=12, seed=5, stdout=StringIO())
     assert Round.objects.filter(state=State.VOIDED).exists()
     assert Round.objects.filter(state=State.SETTLED).exists()
+    by = User.objects.get(username="simulated-dealer")
+    backliners = Account.objects.filter(
+        kind="patron_chips", player__name__startswith="Backline bettor"
+    ).order_by("id")
+    for account in backliners:
+        chip_services.cash_out(
+            table_id=account.table_id, player_id=account.player_id, amount=20_000,
+            currency=True, by=by,
+        )  # fmt: skip
+    seated = Account.objects.filter(kind="patron_chips", player__name__contains="seat 1").first()
+    chip_services.cash_out(
+        table_id=seated.table_id, player_id=seated.player_id, amount=10_000, currency=False, by=by
+    )
+    assert CageSlip.objects.filter(kind="cash_out", currency=True).count() == 2
     assert "no differences" in verify()
 
 
@@ -133,11 +177,11 @@ def test_each_attack_is_reported_and_exits_non_zero(floor, tamper, attack):
     said = verify_fails()
     assert len(said) == len(tampering.finds)
     for check, _, account_id, expected, found in tampering.finds:
-        unit = checks()[check].unit
+        unit = unit_of(check)
         amounts = (
-            f": expected {dollars(expected)}, found {dollars(found)}"
-            if unit == "cents"
-            else f": expected {unit} {expected} ("
+            f": expected {shown(unit, expected)}, found {shown(unit, found)}"
+            if unit in ("cents", "words", "currency")
+            else f": expected {shown(unit, expected)}"
         )
         assert [
             line
@@ -315,6 +359,108 @@ def test_a_voided_rounds_fee_never_given_back(floor, tamper):
         f"DIFFERENCE voided round kept a fee: {round_(line.round_id)}, {fee_line(line)}, "
         f"{chips(account_id)}: expected $0.00, found {dollars(amount)}"
     ]
+
+
+# --- Past the legs: the six of issue 24, word for word ------------------------------------------
+
+
+def cage_slip(slip: CageSlip) -> str:
+    kind = {"buy_in": "buy-in", "cash_out": "cash-out"}[slip.kind]
+    return (
+        f"cage slip {slip.pk} ({kind} of {dollars(slip.amount_cents)}, {slip.player} at "
+        f"{slip.table})"
+    )
+
+
+def test_a_buy_in_raised_on_both_legs(floor, tamper):
+    tampering = attacked("buy-in raised on both legs", tamper)
+    txn = next(iter(tampering.finds))[1]
+    slip = CageSlip.objects.select_related("player", "table").get(transaction_id=txn)
+    cage = Account.objects.get(kind="cage").pk
+    amount = slip.amount_cents
+    where = f"transaction {txn}, {cage_slip(slip)}"
+    assert sorted(verify_fails()) == sorted(
+        [
+            f"DIFFERENCE chip movement differs from its cage slip: {where}, "
+            f"account {cage} (the cage): "
+            f"expected {dollars(-amount)}, found {dollars(-amount - 50_000)}",
+            f"DIFFERENCE chip movement differs from its cage slip: {where}, "
+            f"{chips(slip.account_id)}: "
+            f"expected {dollars(amount)}, found {dollars(amount + 50_000)}",
+        ]
+    )
+
+
+def test_a_buy_in_credited_to_another_patrons_chips(floor, tamper):
+    tampering = attacked("buy-in to another patron", tamper)
+    txn = next(iter(tampering.finds))[1]
+    slip = CageSlip.objects.select_related("player", "table").get(transaction_id=txn)
+    other = next(f[2] for f in tampering.finds if f[3] == 0)
+    where = f"transaction {txn}, {cage_slip(slip)}"
+    assert sorted(verify_fails()) == sorted(
+        [
+            f"DIFFERENCE chip movement differs from its cage slip: {where}, "
+            f"{chips(slip.account_id)}: expected {dollars(slip.amount_cents)}, found $0.00",
+            f"DIFFERENCE chip movement differs from its cage slip: {where}, "
+            f"{chips(other)}: expected $0.00, found {dollars(slip.amount_cents)}",
+        ]
+    )
+
+
+def test_a_cash_outs_currency_flag_cleared(floor, tamper):
+    tampering = attacked("cash-out currency cleared", tamper)
+    ((_, txn, account_id, _, _),) = tampering.finds
+    slip = CageSlip.objects.select_related("player", "table").get(transaction_id=txn)
+    assert verify_fails() == [
+        "DIFFERENCE chip movement's currency differs from its cage slip: "
+        f"transaction {txn}, {cage_slip(slip)}, {chips(account_id)}: "
+        "expected currency changed hands, found no currency"
+    ]
+
+
+def test_a_hands_result_flipped_from_win_to_lose(floor, tamper):
+    won = Hand.objects.filter(round__state=State.SETTLED, result=HandResultChoice.WIN)
+    hand = won.order_by("id").first()  # the attack's first pick
+    attacked("result flipped", tamper)
+    assert Hand.objects.get(pk=hand.pk).result == HandResultChoice.LOSE
+    assert verify_fails() == [
+        f"DIFFERENCE hand differs from the cards: {round_(hand.round_id)}, "
+        f"seat {hand.seat}'s result: expected beats the player-dealer, "
+        "found loses to the player-dealer"
+    ]
+
+
+def test_a_settled_rounds_board_replaced(floor, tamper):
+    tampering = attacked("board replaced", tamper)
+    ((_, round_id, _, board, replaced),) = tampering.finds
+    assert Round.objects.get(pk=round_id).board == replaced.split()
+    assert verify_fails() == [
+        f"DIFFERENCE settled round's cards are not its deck's: {round_(round_id)}, the board: "
+        f"expected {board}, found {replaced}"
+    ]
+
+
+def test_a_payout_raised_with_its_line_entries_bank_return_and_net_moved(floor, tamper):
+    tampering = attacked("payout raised with everything moved", tamper)
+    line_id = next(f[1] for f in tampering.finds if f[0] == recomputation.LINE_AMOUNT)
+    line = SettlementLine.objects.select_related("bet", "round__bank").get(pk=line_id)
+    net = line.round.bank.net_cents
+    assert sorted(verify_fails()) == sorted(
+        [
+            "DIFFERENCE settlement line's amount differs from the hand played again: "
+            f"{round_(line.round_id)}, {settlement_line(line)}, {chips(line.bet.account_id)}, "
+            f"paid: expected {dollars(line.paid_cents - 5_000)}, "
+            f"found {dollars(line.paid_cents)}",
+            "DIFFERENCE bank's result differs from the hand played again: "
+            f"{round_(line.round_id)}, the bank's net: expected {dollars(net + 5_000)}, "
+            f"found {dollars(net)}",
+        ]
+    )
+    # Every leg check passes: only playing the hand again finds it.
+    assert {d.check for d in differences(checks())} == {
+        recomputation.LINE_AMOUNT,
+        recomputation.BANK,
+    }
 
 
 # --- Any single attack, anywhere on the floor ------------------------------------------------

@@ -110,6 +110,8 @@ def test_verify_ledger_finds_a_tampered_entry(simulated, tamper):
     assert found() == {
         ("unbalanced transaction", entry.transaction_id, 100),
         ("cached balance differs from entries", entry.account_id, -100),
+        # The buy-in's cage slip says how much the patron's leg was.
+        ("chip movement differs from its cage slip", entry.transaction_id, 100),
     }
     err = verify_fails()
     assert (

@@ -7,7 +7,7 @@ button, a random bank W up to the player-dealer's chips, random bets within chip
 limits (Trips, Bad Beat, backline bettors), random decisions the rules and the bettors'
 chips allow, an RNG deal from a seeded ``random.Random``. After each round:
 
-- the ledger verifies (``wagers.verification.differences()`` is empty);
+- the ledger verifies, every settled hand played again included (``verified()`` is empty);
 - chips are conserved: the bettors' changes and the player-dealer's sum to zero (no fees
   yet), and each bettor's change is what its lines paid less what they collected;
 - the player-dealer's net lies in [-W, +W] and equals the bank's stored result;
@@ -36,10 +36,10 @@ from tests.builders.money import (
     replay_coverage,
     rolled_back,
     stored_lines,
+    verified,
 )
 from wagers.models import Bet, PlayerDealerBank, SettlementLine
 from wagers.services.ledger import round_accounts
-from wagers.verification import differences
 
 MINIMUM = 500
 
@@ -224,7 +224,7 @@ def test_random_rounds_keep_the_books(staff, table: TableSpec, data):
 
 def _play_and_check(mt: MoneyTable, spec: RoundSpec) -> None:
     before = mt.chip_balances()
-    assert list(differences()) == []
+    assert verified() == []
 
     round_ = play_round(
         mt,
@@ -237,7 +237,7 @@ def _play_and_check(mt: MoneyTable, spec: RoundSpec) -> None:
 
     assert round_.state == State.SETTLED
     assert round_.player_dealer_seat == spec.pd_seat
-    assert list(differences()) == []
+    assert verified() == []
 
     after = mt.chip_balances()
     change = {pk: after[pk] - before[pk] for pk in before}

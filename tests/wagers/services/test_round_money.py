@@ -37,6 +37,7 @@ from tests.builders.money import (
     play_round,
     replay_coverage,
     stored_lines,
+    verified,
 )
 from wagers.models import (
     AccountKind,
@@ -48,7 +49,6 @@ from wagers.models import (
 )
 from wagers.services.chips import chip_account
 from wagers.services.ledger import round_accounts
-from wagers.verification import differences
 
 BOARD = ["2c", "7d", "9h", "Jc", "Ks"]  # no flush possible; T-Q makes a straight
 HEARTS_BOARD = ["2h", "7h", "9h", "Jc", "Ks"]
@@ -394,7 +394,7 @@ def test_settled_round_money(staff, case: Case):
     wagers_account.refresh_from_db()
     bank_account.refresh_from_db()
     assert (wagers_account.balance_cents, bank_account.balance_cents) == (0, 0)
-    assert list(differences()) == []
+    assert verified() == []
 
     # The settlement calculator, given the same hand, answers the same lines.
     assert calculator_lines(round_) == stored
@@ -425,7 +425,7 @@ def test_backline_bettor_pays_its_own_play_at_the_seats_decision(staff):
     wagers_account, _ = round_accounts(round_)
     wagers_account.refresh_from_db()
     assert wagers_account.balance_cents == sum(spent.values()) - case.bank
-    assert list(differences()) == []
+    assert verified() == []
 
     round_ = advance(
         round_, State.SETTLED, by=mt.staff.dealer, plans=case.decisions, cards=case.cards
@@ -476,7 +476,7 @@ def test_void_returns_every_wager_and_the_bank(staff, state):
     assert not SettlementLine.objects.filter(round=round_).exists()
     bank = PlayerDealerBank.objects.get(round=round_)
     assert (bank.net_cents, bank.exhausted) == (None, None)
-    assert list(differences()) == []
+    assert verified() == []
 
     with pytest.raises(StateError):
         rounds.settle(round_id=round_.pk, by=staff.dealer)
@@ -496,7 +496,7 @@ def test_void_before_the_bank_is_posted_returns_the_wagers(staff):
 
     now = all_balances()
     assert {pk: now[pk] for pk in balances} == balances
-    assert list(differences()) == []
+    assert verified() == []
 
 
 @pytest.mark.django_db
@@ -535,4 +535,4 @@ def test_the_bank_comes_from_the_player_dealers_chips_and_at_most_them(staff):
     bank_account.refresh_from_db()
     assert bank_account.balance_cents == 3_000
     assert bank_account.kind == AccountKind.ROUND_BANK
-    assert list(differences()) == []
+    assert verified() == []
