@@ -19,12 +19,13 @@ The rule, cell by cell (``cell``; ``sql`` is its twin in SQL):
   whole cell is a number (``-12.50``, ``-1250``, ``-1,234.56``: digits, commas between
   them, a decimal part), so money keeps its sign; text starting with a tab, a CR or an LF
   gets the apostrophe too (OWASP);
-- **after a line break inside the cell**: a spreadsheet that breaks rows at a bare CR, or
-  at any line break, quoted or not, starts a row there -- and may read that row afresh,
-  its commas and quotes no longer inside the cell. So in the text from the cell's first
-  CR or LF on, each CR, LF or comma followed by ``=``, ``+``, ``-``, ``@``, ``|``, ``%``,
-  a tab or a double quote gets an apostrophe after it (numbers included: that text is
-  never a cell of its own);
+- **inside the cell, after a line break or a comma**: a spreadsheet that breaks rows at a
+  bare CR, or at any line break, quoted or not, starts a row there -- and may read that row
+  afresh, its quotes turned inside out, so that a comma inside a quoted cell (this one, or
+  a later one on the row) splits it. So each CR, LF or comma followed by ``=``, ``+``,
+  ``-``, ``@``, ``|``, ``%``, a tab or a double quote gets an apostrophe after it (numbers
+  included: that text is never a cell of its own); a comma before anything else, as in
+  ``1,234.56`` or ``Lee, Ann``, is left alone;
 - a cell neutralised anywhere has each ``|`` written ``\\|``, so no DDE call survives;
 - numbers (int, Decimal, Fraction, bool), empty cells and every other text are written as
   they are; any other value is written as its ``str``.
@@ -47,20 +48,10 @@ FORMULA_STARTS = frozenset("=+-@|%")
 CONTROL_STARTS = frozenset("\t\r\n")
 # A whole cell that is a number: digits (commas between them), a decimal part, a sign.
 NUMBER = re.compile(r"-?[0-9][0-9,]*(?:\.[0-9]+)?")
-# From a cell's first line break on: a break or a comma followed by what would start a
-# formula (or open a quoted cell) on a row read afresh.
-_BREAK_THEN_FORMULA = re.compile(r'([\r\n,])(?=[=+@|%\t"-])')
+# Inside a cell: a line break or a comma followed by what would start a formula (or open a
+# quoted cell) on a row read afresh.
+_INSIDE = re.compile(r'([\r\n,])(?=[=+@|%\t"-])')
 PIPE, ESCAPED_PIPE = "|", "\\|"
-
-
-def _after_breaks(text: str) -> str:
-    """``text`` with an apostrophe after each break or comma that needs one, from its
-    first line break on."""
-    breaks = [index for index in (text.find("\r"), text.find("\n")) if index >= 0]
-    if not breaks:
-        return text
-    first = min(breaks)
-    return text[:first] + _BREAK_THEN_FORMULA.sub(r"\1" + APOSTROPHE, text[first:])
 
 
 def cell(value):
@@ -72,7 +63,8 @@ def cell(value):
         return text
     first = text[0]
     start = first in CONTROL_STARTS or (first in FORMULA_STARTS and not NUMBER.fullmatch(text))
-    body = _after_breaks(text) if "\r" in text or "\n" in text else text
+    inside = "," in text or "\r" in text or "\n" in text
+    body = _INSIDE.sub(r"\1" + APOSTROPHE, text) if inside else text
     if not start and body == text:
         return text
     body = body.replace(PIPE, ESCAPED_PIPE)
@@ -100,8 +92,8 @@ def writer(file) -> _Writer:
 # --- The COPY path ----------------------------------------------------------------------------
 
 _STARTS_SQL = ", ".join(f"'{c}'" for c in sorted(FORMULA_STARTS)).replace("%", "%%")
-# The SQL of ``_BREAK_THEN_FORMULA`` (``%`` doubled): an ARE reads \r, \n and \t in brackets.
-_BREAK_THEN_FORMULA_SQL = r"""'([\r\n,])(?=[=+@|%%\t"-])'"""
+# The SQL of ``_INSIDE`` (``%`` doubled): an ARE reads \r, \n and \t in brackets too.
+_INSIDE_SQL = r"""'([\r\n,])(?=[=+@|%%\t"-])'"""
 
 
 def sql(expression: str) -> str:
@@ -110,24 +102,20 @@ def sql(expression: str) -> str:
     For a statement run with parameters (``%`` doubled for psycopg). NULL stays NULL; a
     number cast to text is a number, so it is written exactly as the number was. The
     regular expressions are PostgreSQL's (AREs): ``$`` matches at the very end only, as
-    Python's ``fullmatch``, and ``.`` matches a line break too.
+    Python's ``fullmatch``.
     """
     text = f"({expression})::text"
     first = f"left({text}, 1)"
-    head = rf"substring({text} from '^[^\r\n]*')"
-    tail = rf"substring({text} from '[\r\n].*$')"  # NULL without a line break
-    body = (
-        f"COALESCE({head} || regexp_replace({tail}, {_BREAK_THEN_FORMULA_SQL}, "
-        rf"'\1''', 'g'), {text})"
-    )
+    body = rf"regexp_replace({text}, {_INSIDE_SQL}, '\1''', 'g')"
     neutralised = rf"replace({body}, '|', '\|')"
     # A CASE tries its branches in order: the patterns are matched only for the few cells
-    # that start with a formula character or hold a line break.
+    # that start with a formula character or hold a comma or a line break.
     return (
         rf"CASE WHEN {first} IN (E'\t', E'\r', E'\n') "
         f"OR ({first} IN ({_STARTS_SQL}) AND {text} !~ '^-?[0-9][0-9,]*(\\.[0-9]+)?$') "
         f"THEN '''' || {neutralised} "
-        rf"WHEN strpos({text}, E'\n') = 0 AND strpos({text}, E'\r') = 0 THEN {text} "
+        rf"WHEN strpos({text}, ',') = 0 AND strpos({text}, E'\n') = 0 "
+        rf"AND strpos({text}, E'\r') = 0 THEN {text} "
         f"WHEN {body} <> {text} THEN {neutralised} "
         f"ELSE {text} END"
     )

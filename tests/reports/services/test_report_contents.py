@@ -376,7 +376,7 @@ def test_audit_export_by_copy_is_byte_for_byte_the_python_path(day):
     by_copy = written(by_copy=True)
     assert by_copy.count(b"\n") > 20  # rounds, hands and settlement lines, not just headers
     assert written(by_copy=False) == by_copy
-    for neutralised in (b'"\'=HYPERLINK(""http://x.example"",""a\\|b"")"', b"'-2+3,",
+    for neutralised in (b'"\'=HYPERLINK(""http://x.example"",\'""a\\|b"")"', b"'-2+3,",
                         b"'\t@SUM(A1)", b"'+1 misdeal\\|x", b",-10000,",
                         b'"x\r\'=cmd\\|\' /C calc\'!A0"', b'"two\nlines, ""quoted"""'):  # fmt: skip
         assert neutralised in by_copy

@@ -82,7 +82,7 @@ def test_the_export_has_the_filtered_rows_in_the_floor_s_words(trail, day):
     assert generated.rows == len(rows) == 2
     refused, wagers = rows
     # A formula-looking user name reaches the spreadsheet as text (cardroom/csvsafe.py).
-    assert refused["staff_member"] == '\'=HYPERLINK("http://x","click")'
+    assert refused["staff_member"] == '\'=HYPERLINK("http://x",\'"click")'
     assert (refused["outcome"], refused["status"], refused["message"]) == (
         "Refused", "400", "unknown user name",
     )  # fmt: skip
