@@ -524,7 +524,7 @@ def play_again(round_: _Round, options: _Options) -> list[Difference]:
     seats = [
         SeatHand(
             seat=hand.seat,
-            hole=tuple(holes[hand.seat]),
+            hole=tuple(holes[hand.seat]) or None,  # none: mucked, never keyed
             stakes=_stakes(hand.bets[0]) if hand.bets else Stakes(),
             folded=records[hand.seat].folded,
             backline=tuple(_stakes(bet) for bet in hand.bets[1:]),

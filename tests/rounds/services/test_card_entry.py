@@ -28,6 +28,7 @@ from tests.builders.floor import (
 )
 from tests.builders.floor import turned_up as turned_up_seats
 from tests.builders.money import Wager, money_table, play_round, short_lines
+from wagers import recomputation
 from wagers.models import PlayerDealerBank
 
 pytestmark = pytest.mark.django_db
@@ -144,6 +145,9 @@ def test_a_keyed_hand_settles_as_the_same_cards_dealt_by_the_rng(
             assert (hand.hole, hand.category, hand.result) == (None, "", "fold")
         else:
             assert (hand.hole, hand.category) == (stored.hole, stored.category)
+    # verify_ledger plays both settled hands again from what is stored: nothing differs
+    # (a mucked hand is a fold without cards, not a hand to value).
+    assert list(recomputation.SETTLED_HANDS.run()) == []
 
 
 def test_the_trips_of_a_folded_hand_is_paid_on_its_keyed_cards(clock, staff):
