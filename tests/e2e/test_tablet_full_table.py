@@ -2,8 +2,9 @@
 Blind, Trips and Bad Beat with backline bettors behind three of them, collection fees in
 force, card entry. Through the whole hand, the board (the community cards) and the one next
 action are both on screen without scrolling, in every state: the bank, wagering, no more
-bets and the deal, pre-flop, the flop's picker and its decisions, the turn and river,
-the river's decisions, the showdown's picker, the showdown, and the hand settled; then the table on a phone."""
+bets and the deal, pre-flop, the flop's picker and its decisions, the turn and river, the
+river's decisions, the showdown's picker, the showdown, and the hand settled; then the table
+on a phone."""
 
 from __future__ import annotations
 
