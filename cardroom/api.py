@@ -41,7 +41,7 @@ import django_filters
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import QuerySet
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer
@@ -57,6 +57,7 @@ from cardroom.errors import Refused, Rule, RuleError, State, StateError
 from cardroom.filtering import IdFilter
 from cardroom.models import IdempotencyKey
 from cardroom.roles import READ_FLOOR, RUN_TABLE, SUPERVISE, Role, has_role
+from cardroom.secret_columns import REFUSED, secret_parameter
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +182,34 @@ def exception_handler(exc, context):
         code = codes if isinstance(codes, str) else exc.default_code
         response.data = error_body(code=code, message=str(exc.detail))
     return response
+
+
+class SecretParametersMiddleware:
+    """Under ``/api/``, a query parameter that names a secret column (a hole card, the stored
+    deck: ``?dealer_hole__icontains=Ks``, ``?round__hands__hole=...``, ``?ordering=hole``) is
+    answered 400 ``rule_broken`` (``cards.secret``, docs/rules.md §2.6) naming the parameter,
+    before any view runs: whoever asks, whatever the rows, so no answer depends on a hidden
+    card (``cardroom.secret_columns``)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path.startswith("/api/"):
+            for name in request.GET:
+                if secret_parameter(name, request.GET.getlist(name)):
+                    log.warning(
+                        "refused a query on a secret column: %s %s?%s= from %s",
+                        request.method,
+                        request.path,
+                        name,
+                        request.META.get("REMOTE_ADDR") or "an unknown address",
+                    )
+                    body = error_body(
+                        code=RULE_BROKEN, message=REFUSED, rule=Rule.SECRET_CARDS, field=name
+                    )
+                    return JsonResponse(body, status=status.HTTP_400_BAD_REQUEST)
+        return self.get_response(request)
 
 
 # --- Prefer: return=minimal (RFC 7240) --------------------------------------------------------

@@ -33,7 +33,8 @@ if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # Django's admin on this project's site: no lookup, search or sort by a secret column.
+    "cardroom.apps.CardroomAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -68,6 +69,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A query parameter naming a hole card or the deck is refused under /api/ (docs/api.md).
+    "cardroom.api.SecretParametersMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Every write recorded (who, what, when), from the console and the API; sign-in throttling.
@@ -221,7 +224,8 @@ REST_FRAMEWORK = {
     ],
     # Closed by default: every endpoint that handles money must opt out explicitly.
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # django-filter's, refusing a FilterSet that filters by a secret column (hole cards).
+    "DEFAULT_FILTER_BACKENDS": ["cardroom.filtering.FilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Rule errors answer 400 naming the rule and field; state errors 409 naming the state.
     "EXCEPTION_HANDLER": "cardroom.api.exception_handler",

@@ -426,6 +426,17 @@ class Round(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.TextField(blank=True)
 
+    # The columns holding hidden cards (docs/rules.md §2.6): shown only as the rule allows
+    # (``shows``, ``shown_dealer_hole``, ``shown_deck``), and never searched, filtered, sorted
+    # or counted by, by anyone, in any state (``cardroom.secret_columns``). The board holds
+    # only the cards turned up; the showdown's columns (``dealer_category``,
+    # ``dealer_qualifies``, a hand's ``category`` and ``result``) are written with the move to
+    # the showdown, when the cards they come from are shown.
+    secret_columns = {
+        "dealer_hole": CardKind.PLAYER_DEALER_HOLE,
+        "shuffled_deck": CardKind.DECK,
+    }
+
     class Meta:
         ordering = ["table", "number"]
         constraints = [
@@ -529,6 +540,9 @@ class Hand(models.Model):
     hole = models.JSONField(null=True, blank=True)
     category = models.CharField(max_length=32, blank=True)
     result = models.CharField(max_length=8, choices=HandResultChoice.choices, blank=True)
+
+    # Hidden until the showdown, never searched, filtered or sorted by (as ``Round``'s).
+    secret_columns = {"hole": CardKind.PLAYER_HOLE}
 
     class Meta:
         ordering = ["round", "seat"]
