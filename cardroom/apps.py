@@ -18,7 +18,7 @@ class CardroomConfig(AppConfig):
         from cardroom import celery, secret_columns  # noqa: F401
         from cardroom.tokens import connect as connect_tokens
 
-        # A changed password ends the user's API tokens.
+        # A changed password, a lost staff status, a deactivation end the user's API tokens.
         connect_tokens()
         # Permissions are made after each app migrates (post_migrate): grant them then.
         post_migrate.connect(_grant_administrator, dispatch_uid="cardroom.administrator")

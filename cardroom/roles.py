@@ -1,4 +1,11 @@
-"""Staff roles as Django groups. Staff are users; they are never players in a hand."""
+"""Staff roles as Django groups. Staff are users; they are never players in a hand.
+
+A role is held by an active **staff** account (``is_staff``) in the role's group, or by an
+active staff superuser (every role). An account that is not staff holds no role whatever its
+groups: the API answers it 403 and the console 403 (it cannot sign in to the console at all).
+This is the one place that decides it: the API's permissions (``cardroom.api``) and the
+console's capabilities (``console.permissions``) both ask ``roles_of``.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +24,8 @@ class Role(StrEnum):
 
 
 def roles_of(user) -> set[Role]:
-    if user is None or not user.is_authenticated or not user.is_active:
+    """The roles ``user`` holds now: none unless the account is active and staff."""
+    if user is None or not user.is_authenticated or not user.is_active or not user.is_staff:
         return set()
     if user.is_superuser:
         return set(Role)

@@ -1,4 +1,4 @@
-"""API tokens (django-rest-knox): signed in with a password, expiring, ended by a password change.
+"""API tokens (django-rest-knox): signed in with a password, expiring, ended with the access.
 
 - ``POST /api/auth/token/`` (``api-token``): user name and password in, a new token and its
   expiry out, the token then sent as ``Authorization: Bearer <token>`` or ``Token <token>``
@@ -7,8 +7,10 @@
   in this answer.
 - ``POST /api/auth/logout/`` ends the token it is called with; ``POST /api/auth/logoutall/``
   ends every token of its user. Both answer 204.
-- A changed password ends every token of its user (``end_tokens_on_password_change``), the
-  way Django ends the user's other sessions.
+- A changed password ends every token of its user, the way Django ends the user's other
+  sessions; so does removing the user's staff status or deactivating the account
+  (``end_tokens_when_access_ends``): whatever saves the user (the admin, a command, a
+  service), the tokens are deleted in the same save.
 
 Sign-ins go through django-axes like the console's (a locked-out user name answers 429) and
 are recorded on the audit trail (``console.audit``) without the password.
@@ -164,31 +166,43 @@ def lockout_response(request, original_response=None, credentials=None) -> HttpR
     return render(request, settings.AXES_LOCKOUT_TEMPLATE, context, status=429)
 
 
-# --- A changed password ends the user's tokens ------------------------------------------------
+# --- A changed password, a lost staff status, a deactivation end the user's tokens ------------
+
+# What, changed in a user's save, ends the user's tokens: a new password hash; staff status or
+# the account's activity taken away (an account that is not active staff holds no role:
+# cardroom.roles). Granted back, they do not bring the tokens back: the user signs in again.
+ACCESS_FIELDS = ("password", "is_staff", "is_active")
 
 
-def _note_password_change(sender, instance, update_fields=None, **kwargs) -> None:
-    """Before a user is saved: is its password hash about to change?"""
-    instance._cardroom_password_changed = False
-    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
-        return
-    stored = (
-        sender._default_manager.filter(pk=instance.pk).values_list("password", flat=True).first()
+def _ends_access(stored: dict, user) -> bool:
+    return (
+        stored["password"] != user.password
+        or (stored["is_staff"] and not user.is_staff)
+        or (stored["is_active"] and not user.is_active)
     )
-    instance._cardroom_password_changed = stored is not None and stored != instance.password
 
 
-def end_tokens_on_password_change(sender, instance, **kwargs) -> None:
-    """After a user is saved with a new password hash: every token of theirs is deleted."""
-    if getattr(instance, "_cardroom_password_changed", False):
+def _note_access_change(sender, instance, update_fields=None, **kwargs) -> None:
+    """Before a user is saved: does the save end the user's access (``ACCESS_FIELDS``)?"""
+    instance._cardroom_access_ends = False
+    if instance.pk is None:
+        return
+    if update_fields is not None and not set(update_fields) & set(ACCESS_FIELDS):
+        return
+    stored = sender._default_manager.filter(pk=instance.pk).values(*ACCESS_FIELDS).first()
+    instance._cardroom_access_ends = stored is not None and _ends_access(stored, instance)
+
+
+def end_tokens_when_access_ends(sender, instance, **kwargs) -> None:
+    """After a user is saved with a new password, or without the staff status or the activity
+    it had: every token of theirs is deleted."""
+    if getattr(instance, "_cardroom_access_ends", False):
         get_token_model().objects.filter(user_id=instance.pk).delete()
-        instance._cardroom_password_changed = False
+        instance._cardroom_access_ends = False
 
 
 def connect() -> None:
     """Called once by ``CardroomConfig.ready``."""
     user = settings.AUTH_USER_MODEL
-    pre_save.connect(_note_password_change, sender=user, dispatch_uid="cardroom.tokens.pre")
-    post_save.connect(
-        end_tokens_on_password_change, sender=user, dispatch_uid="cardroom.tokens.post"
-    )
+    pre_save.connect(_note_access_change, sender=user, dispatch_uid="cardroom.tokens.pre")
+    post_save.connect(end_tokens_when_access_ends, sender=user, dispatch_uid="cardroom.tokens.post")

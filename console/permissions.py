@@ -23,24 +23,19 @@ CAPABILITIES: dict[str, tuple[Role, ...]] = {
 
 
 def capabilities(user, held: set[Role] | None = None) -> dict[str, bool]:
-    if not is_console_user(user):
-        return dict.fromkeys(CAPABILITIES, False)
+    """What ``user`` may do: from the roles it holds (``cardroom.roles.roles_of``: none for an
+    account that is not active staff, whatever its groups)."""
     if held is None:
         held = roles_of(user)  # one query for every capability, not one each
     admin = Role.ADMINISTRATOR in held
     return {name: admin or bool(held & set(roles)) for name, roles in CAPABILITIES.items()}
 
 
-def is_console_user(user) -> bool:
-    """A signed-in, active staff member (players never sign in)."""
-    return bool(user and user.is_authenticated and user.is_active and user.is_staff)
-
-
 def request_capabilities(request) -> dict[str, bool]:
     """The signed-in user's capabilities, worked out once per request (one groups query)."""
     if getattr(request, "_console_can_user", None) is not request.user:
         user = request.user
-        request._console_roles = roles_of(user) if is_console_user(user) else set()
+        request._console_roles = roles_of(user)
         request._console_can = capabilities(user, request._console_roles)
         request._console_can_user = user
     return request._console_can

@@ -1,6 +1,7 @@
 """API tokens (django-rest-knox, cardroom/tokens.py): signed in with a password, expiring after
-API_TOKEN_TTL_HOURS, ended by a password change or a sign-out; a caller without valid
-credentials is answered 401 with the token scheme's challenge."""
+API_TOKEN_TTL_HOURS, ended by a password change, staff status removed, a deactivation or a
+sign-out; a caller without valid credentials is answered 401 with the token scheme's
+challenge; a non-staff account holds no role (403)."""
 
 from __future__ import annotations
 
@@ -101,6 +102,52 @@ def test_a_password_change_ends_every_token_of_the_user(dealer):
         assert_refused(with_token(token).get("/api/tables/"), "authentication_failed")
     assert not AuthToken.objects.filter(user=dealer).exists()
     assert with_token(others).get("/api/tables/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("change", "saved"),
+    [
+        ({"is_staff": False}, None),  # the admin's user page saves every field
+        ({"is_staff": False}, ["is_staff"]),
+        ({"is_active": False}, ["is_active"]),
+    ],
+)
+def test_removing_staff_status_or_deactivating_ends_every_token_at_once(dealer, change, saved):
+    tokens = [sign_in().data["token"], sign_in().data["token"]]
+    for field, value in change.items():
+        setattr(dealer, field, value)
+    dealer.save(update_fields=saved)
+    for token in tokens:
+        assert_refused(with_token(token).get("/api/tables/"), "authentication_failed")
+    assert not AuthToken.objects.filter(user=dealer).exists()
+    # Given back, the access brings no token back: the user signs in anew.
+    for field in change:
+        setattr(dealer, field, True)
+    dealer.save()
+    assert with_token(tokens[0]).get("/api/tables/").status_code == 401
+    assert with_token(sign_in().data["token"]).get("/api/tables/").status_code == 200
+
+
+def test_a_save_that_changes_no_access_keeps_the_tokens(dealer):
+    token = sign_in().data["token"]
+    dealer.last_login = timezone.now()
+    dealer.save(update_fields=["last_login"])  # each sign-in saves it
+    dealer.is_superuser = True
+    dealer.save()
+    assert with_token(token).get("/api/tables/").status_code == 200
+
+
+def test_a_non_staff_account_in_a_role_group_holds_no_role(dealer):
+    """One place decides it (cardroom.roles): no role for an account that is not staff,
+    whatever its groups, so the API answers its token 403 (and the console refuses it)."""
+    token = AuthToken.objects.create(user=dealer)[1]
+    type(dealer).objects.filter(pk=dealer.pk).update(is_staff=False)  # behind the signals' back
+    refused = with_token(token).get("/api/tables/")
+    assert (refused.status_code, refused.data["code"]) == (403, "permission_denied")
+    client = APIClient()
+    client.force_login(dealer)
+    assert client.get("/api/tables/").status_code == 403
+    assert client.get("/console/").status_code == 403
 
 
 def test_sign_out_ends_the_token(dealer):
