@@ -141,6 +141,10 @@ CONTENT_SECURITY_POLICY = (
 
 # SQLite by default so a fresh checkout runs anywhere; CI and production use PostgreSQL.
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+# A connection kept between requests (``?conn_max_age=60`` in DATABASE_URL) is checked before
+# a request reuses it: one the server closed meanwhile (PostgreSQL restarted, an idle timeout,
+# a failover) is replaced, so the request after it succeeds instead of failing.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
