@@ -8,6 +8,9 @@ import os
 
 from celery import Celery
 
+# An embedded beat (``celery worker --beat``) ends with its worker (cardroom/beat.py).
+from cardroom import beat  # noqa: F401
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 
 app = Celery("cardroom")

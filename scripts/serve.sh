@@ -20,7 +20,8 @@ trap 'exit 130' INT TERM
 
 if [[ -n "${REDIS_URL:-}" ]]; then
   # --beat: the daily compliance reports (CELERY_BEAT_SCHEDULE) are requested by this worker;
-  # one beat per deployment, so production runs `celery beat` as its own single service.
+  # one beat per deployment, so production runs `celery beat` as its own single service. The
+  # embedded beat ends with this worker, even if it is killed (cardroom/beat.py).
   "$PYTHON" -m celery -A cardroom worker --loglevel=info --concurrency=1 \
     --beat --schedule "${TMPDIR:-/tmp}/cardroom-celerybeat-schedule" &
   worker_pid=$!

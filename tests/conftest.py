@@ -130,6 +130,20 @@ def _worker_database_url(db: Mapping[str, Any], scratch: Path) -> str:
     return f"postgres://{auth}@{host}{port}/{quote(db['NAME'], safe='')}"
 
 
+def worker_environment(scratch: Path, *, redis_url: str, queue: str, **extra: str) -> dict:
+    """The environment of a real worker this test process starts: the test database (as
+    ``_worker_database_url``), the broker at ``redis_url``, tasks sent to ``queue``."""
+    from django.db import connection
+
+    return {
+        **os.environ,
+        "DATABASE_URL": _worker_database_url(connection.settings_dict, scratch),
+        "REDIS_URL": redis_url,
+        "CELERY_QUEUE": queue,
+        **extra,
+    }
+
+
 def _log_tail(path: Path, lines: int = 200) -> str:
     text = path.read_text(errors="replace") if path.exists() else "(no log)"
     return "\n".join(text.splitlines()[-lines:])
@@ -172,7 +186,6 @@ def celery_worker_process(
     """
     if reason := _redis_missing():
         pytest.skip(reason)
-    from django.db import connection
 
     from cardroom.celery import app
 
@@ -180,14 +193,10 @@ def celery_worker_process(
     nodename = f"{queue}@{socket.gethostname()}"
     scratch = tmp_path_factory.mktemp("celery-worker")
     log_path = scratch / "worker.log"
-    # django_db_setup has run, so NAME is now the test database's name.
-    database_url = _worker_database_url(connection.settings_dict, scratch)
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "REDIS_URL": settings.REDIS_URL,
-        "CELERY_QUEUE": queue,  # what the worker itself sends (its start's sweep) comes back
-    }
+    # django_db_setup has run, so NAME is now the test database's name. What the worker
+    # itself sends (its start's sweep) comes back to its queue.
+    env = worker_environment(scratch, redis_url=settings.REDIS_URL, queue=queue)
+    database_url = env["DATABASE_URL"]
     command = [
         sys.executable, "-m", "celery", "-A", "cardroom", "worker",
         "--pool=solo", "--concurrency=1", "--loglevel=info",
