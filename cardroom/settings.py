@@ -322,16 +322,28 @@ CACHES = {
 
 # --- Logging ----------------------------------------------------------------------------
 
+# A refused request (400 or 403) is one warning line, who, what and where, with no traceback
+# (cardroom/logs.py); Django's request and security loggers write to this handler only.
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
+    "filters": {"refusals": {"()": "cardroom.logs.RefusalLines"}},
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["refusals"],
+        },
     },
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {
+        name: {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}
+        for name in ("django.request", "django.security")
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
 
 # --- Compliance reports: storage, retention, run time ------------------------------------
