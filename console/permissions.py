@@ -19,6 +19,7 @@ CAPABILITIES: dict[str, tuple[Role, ...]] = {
     "supervise": SUPERVISE,  # open and close games, void a round
     "audit": (*SUPERVISE, *COMPLIANCE),  # the staff-action trail
     "reports": COMPLIANCE,  # request and download compliance reports
+    "unlock_sign_ins": SUPERVISE,  # see the locked-out sign-ins and unlock one
 }
 
 

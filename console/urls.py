@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import calculator, fees, options, pages, reports, sign_in, table, waitlists
+from .views import calculator, fees, options, pages, reports, sign_in, sign_ins, table, waitlists
 
 app_name = "console"
 
@@ -24,6 +24,8 @@ urlpatterns = [
         name="player-identification",
     ),
     path("players/<id:player_id>/tppp/", pages.edit_tppp_registration, name="player-tppp"),
+    path("sign-ins/locked/", sign_ins.locked_sign_ins, name="locked-sign-ins"),
+    path("sign-ins/locked/unlock/", sign_ins.unlock_sign_in, name="unlock-sign-in"),
     path("audit/", pages.audit, name="audit"),
     path("audit/export/", pages.audit_export, name="audit-export"),
     path("waitlists/", waitlists.waitlist_page, name="waitlists"),
