@@ -57,6 +57,27 @@ class ReportRequestSerializer(serializers.ModelSerializer):
     queue_message = serializers.SerializerMethodField(
         help_text="a sentence for people while the queue is unreachable, else null"
     )
+    queue_status = serializers.SerializerMethodField(
+        help_text=(
+            "while queued, what is happening, for people: queued since when, handed to the "
+            "queue how many times, whether the queue has it, lost it (a broker restarted "
+            "empty) or cannot be reached, and by when it is handed over next; null once running"
+        )
+    )
+    queued_since = serializers.SerializerMethodField(
+        help_text="while queued: when it was (last) queued; null once running"
+    )
+    hand_overs = serializers.IntegerField(
+        help_text="how many times its task was handed to the report queue, in all"
+    )
+    message_missing_since = Timestamp(
+        help_text="while queued: when the queue was found no longer holding its task; null "
+        "while it does"
+    )
+    next_hand_over = serializers.SerializerMethodField(
+        help_text="while queued: by when the sweeper hands its task over (again); null while "
+        "the queue has it"
+    )
     enqueued_at = Timestamp(help_text="when the broker last took the request's task")
     enqueue_error = serializers.CharField(
         help_text="why the last hand-over to the queue failed; empty once taken"
@@ -69,7 +90,8 @@ class ReportRequestSerializer(serializers.ModelSerializer):
         model = ReportRequest
         fields = [
             "id", "report_type", "parameters", "requested_by", "requested_at", "scheduled",
-            "status", "queue", "queue_message", "enqueued_at", "enqueue_error", "attempts",
+            "status", "queue", "queue_message", "queue_status", "queued_since", "hand_overs",
+            "enqueued_at", "message_missing_since", "next_hand_over", "enqueue_error", "attempts",
             "started_at", "runner", "heartbeat_at", "lease_expires_at", "finished_at",
             "period_open", "row_count", "file_name", "content_type", "size_bytes", "sha256",
             "failure_reason", "retention_until", "file_purged_at", "download_url",
@@ -86,6 +108,23 @@ class ReportRequestSerializer(serializers.ModelSerializer):
 
     def get_queue_message(self, report) -> str | None:
         return QUEUE_UNREACHABLE if self._queue(report) == QueueState.UNREACHABLE else None
+
+    def _status(self, report) -> selectors.QueueStatus | None:
+        return selectors.queue_status(report, state=self._queue(report))
+
+    def get_queue_status(self, report) -> str | None:
+        status = self._status(report)
+        return None if status is None else status.words
+
+    @extend_schema_field(Timestamp(allow_null=True))
+    def get_queued_since(self, report) -> str | None:
+        status = self._status(report)
+        return None if status is None else Timestamp().to_representation(status.queued_since)
+
+    @extend_schema_field(Timestamp(allow_null=True))
+    def get_next_hand_over(self, report) -> str | None:
+        status = self._status(report)
+        return None if status is None else Timestamp().to_representation(status.next_hand_over)
 
     def get_download_url(self, report) -> str | None:
         if report.status != "done" or report.file_purged_at is not None:

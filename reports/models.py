@@ -96,6 +96,16 @@ class ReportRequest(models.Model):
     # yet), and why the last attempt failed ("" once taken). docs/reports.md.
     enqueued_at = models.DateTimeField(null=True, blank=True)
     enqueue_error = models.TextField(blank=True)
+    # When the row was last queued (asked for, or queued again after a dead run or an error;
+    # null on rows queued before this column: their ``requested_at``), and how many times
+    # its task was handed to the queue in all (a hand-over the broker took).
+    queued_at = models.DateTimeField(null=True, blank=True)
+    hand_overs = models.PositiveIntegerField(default=0)
+    # When the sweeper (or a repeated request) first found the broker no longer holding the
+    # task it took (neither waiting in the queue nor taken by a worker: a broker restarted
+    # empty); null while it holds it. Missing again at a later look, the task is handed over
+    # again (docs/reports.md).
+    message_missing_since = models.DateTimeField(null=True, blank=True)
     # The run's signs of life: the process running it ("<host> pid <n>") and its latest
     # heartbeat. A running row whose heartbeat is stale, or whose process is gone from this
     # host, is a dead run.

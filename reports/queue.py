@@ -9,10 +9,17 @@ The row stays queued and the sweeper hands it over once the broker is back
 
 Without a broker (no ``REDIS_URL``) tasks run inline, as everywhere in the project: the
 hand-over runs the task, and its errors propagate to the caller.
+
+``held_task_ids`` asks the broker which report tasks it still holds: those waiting in the
+report queue, and those a worker has taken and not yet acknowledged (the tasks are
+``acks_late``: acknowledged when the run ends). A task handed over and held by neither was
+lost (Redis restarted empty, its data lost): the sweeper hands it over again
+(``reports.services``).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 
 from kombu.exceptions import KombuError
@@ -70,3 +77,43 @@ def unreachable() -> str | None:
     except BROKER_ERRORS as error:
         return _describe(error)
     return None
+
+
+def _task_id(raw: bytes | str) -> str | None:
+    """The task id of a message as kombu's Redis transport stores it (a JSON envelope whose
+    headers name the task, Celery's message protocol 2), or None."""
+    try:
+        message = json.loads(raw)
+        if isinstance(message, list):  # a taken message: [message, exchange, routing key]
+            message = message[0]
+        return message["headers"]["id"]
+    except (ValueError, TypeError, KeyError, IndexError):
+        return None
+
+
+def held_task_ids() -> frozenset[str] | None:
+    """The ids of the report tasks the broker holds now: waiting in the report queue (at any
+    priority) or taken by a worker and not acknowledged yet. None when it cannot be told: tasks
+    run inline, the broker is not Redis, or it does not answer (one attempt, as a hand-over)."""
+    from cardroom.celery import app
+    from reports.tasks import generate_report
+
+    if app.conf.task_always_eager:
+        return None
+    queue = app.amqp.router.route({}, generate_report.name, (), {})["queue"].name
+    try:
+        with app.connection_for_read(transport_options=ONE_ATTEMPT) as connection:
+            if connection.transport.driver_type != "redis":
+                return None
+            channel = connection.default_channel
+            client = channel.client
+            held = [
+                raw
+                for priority in channel.priority_steps
+                for raw in client.lrange(channel._q_for_pri(queue, priority), 0, -1)
+            ]
+            held += client.hvals(channel.unacked_key)
+    except BROKER_ERRORS as error:
+        log.warning("the report queue cannot be asked what it holds (%s)", _describe(error))
+        return None
+    return frozenset(task_id for raw in held if (task_id := _task_id(raw)) is not None)

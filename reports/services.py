@@ -23,14 +23,14 @@ import hashlib
 import logging
 import tempfile
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from django.conf import settings
 from django.core.files import File
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
+from django.db.models import F
 from django.utils import timezone
 
 from cardroom.clock import now, today
@@ -83,22 +83,55 @@ def _hand_over(report: ReportRequest, countdown: int | None = None) -> None:
     mine = ReportRequest.objects.filter(pk=report.pk, task_id=report.task_id)
     if error is None:
         report.enqueued_at, report.enqueue_error = now(), ""
-        mine.update(enqueued_at=report.enqueued_at, enqueue_error="")
+        report.hand_overs += 1
+        report.message_missing_since = None
+        mine.update(
+            enqueued_at=report.enqueued_at,
+            enqueue_error="",
+            hand_overs=F("hand_overs") + 1,
+            message_missing_since=None,
+        )
     else:
         report.enqueue_error = error
         mine.filter(status=ReportStatus.QUEUED).update(enqueue_error=error)
 
 
-def _needs_hand_over(report: ReportRequest, moment, *, pending: bool) -> bool:
-    """A queued row whose task the broker refused, took over ``REPORTS_RESEND_AFTER`` ago
-    (its message may be lost), or (``pending``) never got."""
+# A message a worker is taking is out of the queue, and not yet recorded as taken, for an
+# instant: a task is judged lost only when the broker held it at neither of two looks this far
+# apart (the sweeper's, a sweep interval apart; or a repeated request's).
+MISSING_GRACE = timedelta(seconds=1)
+
+
+def _needs_hand_over(
+    report: ReportRequest, moment, *, pending: bool, held: frozenset[str] | None
+) -> bool:
+    """A queued row whose task the broker refused, lost or (``pending``) never got.
+
+    A task the broker took is lost when it no longer holds it (``held``: the task ids it holds,
+    asked before ``moment``): noticed at one look (``message_missing_since``), handed over at
+    the next, ``MISSING_GRACE`` later at least. When the broker cannot be asked (``held`` is
+    None), a task it took ``REPORTS_RESEND_AFTER`` ago is handed over again."""
     state = report.queue_state
     if state == QueueState.UNREACHABLE:
         return True
     if state == QueueState.PENDING:
         return pending
-    resend = timedelta(seconds=settings.REPORTS_RESEND_AFTER)
-    return state == QueueState.SENT and report.enqueued_at <= moment - resend
+    if held is None:
+        resend = timedelta(seconds=settings.REPORTS_RESEND_AFTER)
+        return report.enqueued_at <= moment - resend
+    if report.task_id in held or report.enqueued_at >= moment:  # held, or handed over since
+        if report.message_missing_since is not None:
+            report.message_missing_since = None
+            report.save(update_fields=["message_missing_since"])
+        return False
+    if report.message_missing_since is None:
+        log.warning("report %s: the report queue no longer holds its task %s (handed over at "
+                    "%s); handed over again if still missing at the next look", report.pk,
+                    report.task_id, report.enqueued_at.isoformat())  # fmt: skip
+        report.message_missing_since = moment
+        report.save(update_fields=["message_missing_since"])
+        return False
+    return report.message_missing_since <= moment - MISSING_GRACE
 
 
 def _run_lost(report: ReportRequest, why: str, moment) -> bool:
@@ -119,10 +152,13 @@ def _run_lost(report: ReportRequest, why: str, moment) -> bool:
     return True
 
 
-def _recover(report: ReportRequest, moment, *, pending: bool) -> str | None:
+def _recover(
+    report: ReportRequest, moment, *, pending: bool, held: frozenset[str] | None = None
+) -> str | None:
     """Under the row's lock: queue a dead run again (new task id; "requeued"), or fail it
-    ("failed"); hand a queued row the broker did not take over again (same task id, so a
-    second message is harmless; "handed_over"); None for a row that is fine as it is."""
+    ("failed"); hand a queued row the broker did not take, or lost, over again (same task id,
+    so a second message is harmless: only one delivery claims the row; "handed_over"); None
+    for a row that is fine as it is (``_needs_hand_over``: ``held`` is what the broker holds)."""
     if report.status == ReportStatus.RUNNING:
         why = runs.why_dead(report, moment)
         if why is None:
@@ -134,18 +170,22 @@ def _recover(report: ReportRequest, moment, *, pending: bool) -> str | None:
         report.status = ReportStatus.QUEUED
         report.task_id = str(uuid.uuid4())  # the dead run's late answer is ignored
         report.lease_expires_at = report.heartbeat_at = report.enqueued_at = None
+        report.message_missing_since = None
+        report.queued_at = moment
         report.runner = report.enqueue_error = ""
         report.failure_reason = f"attempt {report.attempts} stopped ({why}); queued again"
         report.save(update_fields=[
             "status", "task_id", "lease_expires_at", "heartbeat_at", "enqueued_at", "runner",
-            "enqueue_error", "failure_reason",
+            "enqueue_error", "failure_reason", "queued_at", "message_missing_since",
         ])  # fmt: skip
         transaction.on_commit(lambda: _hand_over(report))
         return "requeued"
-    if report.status == ReportStatus.QUEUED and _needs_hand_over(report, moment, pending=pending):
+    if report.status != ReportStatus.QUEUED:
+        return None
+    if _needs_hand_over(report, moment, pending=pending, held=held):
         transaction.on_commit(lambda: _hand_over(report))
         return "handed_over"
-    return None
+    return "missing" if report.message_missing_since == moment else None
 
 
 @dataclass(frozen=True)
@@ -200,6 +240,7 @@ def request_report(*, report_type: str, parameters: dict, by, scheduled: bool = 
                         parameters_key=key,
                         requested_by=by,
                         requested_at=moment,
+                        queued_at=moment,
                         scheduled=scheduled,
                         task_id=str(uuid.uuid4()),
                         retention_until=retention_until(report_type, timezone.localdate(moment)),
@@ -212,9 +253,11 @@ def request_report(*, report_type: str, parameters: dict, by, scheduled: bool = 
             else:
                 transaction.on_commit(lambda: _hand_over(report))
         else:
-            # The row in flight answers; if the broker never took it, or its run is dead, it
-            # is handed over (again) first. A row just made by another request is left to it.
-            _recover(report, moment, pending=False)
+            # The row in flight answers; if the broker never took it, lost it, or its run is
+            # dead, it is handed over (again) first. A row just made by another request is
+            # left to it. Whether the broker still holds a task it took is asked here too.
+            held = queue.held_task_ids() if report.queue_state == QueueState.SENT else None
+            _recover(report, moment, pending=False, held=held)
     return _answer(report, created=created)
 
 
@@ -223,27 +266,27 @@ class Swept:
     handed_over: list[int]  # queued rows handed to the queue (again)
     requeued: list[int]  # dead runs queued again
     failed: list[int]  # dead runs out of attempts
+    # Queued rows whose task the broker took and no longer holds, noticed at this sweep:
+    # handed over again at the next if still missing.
+    missing: list[int] = field(default_factory=list)
 
 
 def sweep() -> Swept:
-    """Every row in flight that needs it: queued rows the broker did not take handed over,
-    dead runs queued again or failed (docs/reports.md). Run by the beat schedule every
-    ``REPORTS_SWEEP_INTERVAL`` seconds and by each worker as it starts; safe to run anywhere
-    at any time (each row is taken under its lock, a row locked by a claim is left to the
-    next sweep)."""
+    """Every row in flight that needs it: queued rows the broker did not take, or lost,
+    handed over, dead runs queued again or failed (docs/reports.md). Run by the beat schedule
+    every ``REPORTS_SWEEP_INTERVAL`` seconds and by each worker as it starts; safe to run
+    anywhere at any time (each row is taken under its lock, a row locked by a claim is left to
+    the next sweep; the broker is asked once, before the rows are read)."""
     moment = now()
-    swept: dict[str, list[int]] = {"handed_over": [], "requeued": [], "failed": []}
-    resend = moment - timedelta(seconds=settings.REPORTS_RESEND_AFTER)
-    candidates = ReportRequest.objects.filter(
-        Q(status=ReportStatus.RUNNING)
-        | Q(status=ReportStatus.QUEUED)
-        & (Q(enqueued_at__isnull=True) | Q(enqueued_at__lte=resend) | ~Q(enqueue_error=""))
-    ).order_by("requested_at", "pk")
-    for report_id in candidates.values_list("pk", flat=True):
+    swept: dict[str, list[int]] = {"handed_over": [], "requeued": [], "failed": [], "missing": []}
+    in_flight = ReportRequest.objects.filter(status__in=IN_FLIGHT_STATUSES)
+    sent = in_flight.filter(status=ReportStatus.QUEUED, enqueued_at__isnull=False, enqueue_error="")
+    held = queue.held_task_ids() if sent.exists() else None
+    for report_id in in_flight.order_by("requested_at", "pk").values_list("pk", flat=True):
         with transaction.atomic():
             locked = ReportRequest.objects.select_for_update(skip_locked=True)
             report = locked.filter(pk=report_id, status__in=IN_FLIGHT_STATUSES).first()
-            outcome = None if report is None else _recover(report, moment, pending=True)
+            outcome = None if report is None else _recover(report, moment, pending=True, held=held)
         if outcome is not None:
             swept[outcome].append(report_id)
     if any(swept.values()):
@@ -388,13 +431,15 @@ def retry_later(report_id: int, *, task_id: str, error: BaseException) -> int | 
                     report.attempts, error, countdown)  # fmt: skip
         report.status = ReportStatus.QUEUED
         report.lease_expires_at = report.heartbeat_at = report.enqueued_at = None
+        report.message_missing_since = None
+        report.queued_at = now()
         report.runner = report.enqueue_error = ""
         report.failure_reason = (
             f"attempt {report.attempts}: {error!r}; tried again in {countdown} s"
         )[:2000]
         report.save(update_fields=[
             "status", "lease_expires_at", "heartbeat_at", "runner", "enqueue_error",
-            "enqueued_at", "failure_reason",
+            "enqueued_at", "failure_reason", "queued_at", "message_missing_since",
         ])  # fmt: skip
         transaction.on_commit(lambda: _hand_over(report, countdown))
         return countdown

@@ -32,6 +32,7 @@ from ..audit_forms import AuditFilterForm
 from ..models import StaffAction
 from ..permissions import console_view, request_capabilities, require
 from ..refusals import refuse
+from .reports import already
 
 
 def _floor_key(table_id: int, version: int, moment, seconds: int) -> str:
@@ -356,17 +357,14 @@ def audit_export(request):
         request.audit_message = describe(error)
         return _audit_refused(request, describe(error))
     report = requested.report
-    if requested.queue == QueueState.UNREACHABLE:
+    if not requested.created:  # what is happening to it, the queue included
+        messages.info(request, already(report, requested.queue, "export"))
+    elif requested.queue == QueueState.UNREACHABLE:
         messages.warning(request, f"{QUEUE_UNREACHABLE} (report {report.pk})")
-    elif requested.created:
+    else:
         messages.success(
             request, f"audit trail export requested as report {report.pk}: it runs in the "
             "background; download it here once it is done"
-        )  # fmt: skip
-    else:
-        messages.info(
-            request, f"the same export is already {report.get_status_display().lower()} "
-            f"(report {report.pk})"
         )  # fmt: skip
     return redirect("console:reports")
 

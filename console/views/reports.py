@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
+from cardroom.clock import now
 from cardroom.errors import RuleError, StateError, describe
 from cardroom.forms import GamingDayField, ModelChoiceField
 from reports import selectors as report_selectors
@@ -60,11 +61,13 @@ class ReportForm(forms.Form):
 
 
 def _rows() -> dict:
-    """The list of requests, and how many wait for an unreachable queue (said above it)."""
-    return {
-        "reports": report_selectors.report_list()[:50],
-        "waiting": report_selectors.waiting_for_the_queue(),
-    }
+    """The list of requests (a queued one with what is happening to it), and how many wait
+    for an unreachable queue (said above it)."""
+    reports, moment = list(report_selectors.report_list()[:50]), now()
+    for report in reports:
+        status = report_selectors.queue_status(report, moment=moment)
+        report.queue_words = "" if status is None else status.words
+    return {"reports": reports, "waiting": report_selectors.waiting_for_the_queue()}
 
 
 def _page(request, form=None, status=200):
@@ -95,16 +98,21 @@ def request_report(request):
     except RuleError as error:
         return _page(request, form, status=refuse(request, form, error, error.field))
     report = requested.report
-    if requested.queue == QueueState.UNREACHABLE:
+    if not requested.created:  # what is happening to it, the queue included
+        messages.info(request, already(report, requested.queue, "report"))
+    elif requested.queue == QueueState.UNREACHABLE:
         messages.warning(request, f"{QUEUE_UNREACHABLE} (report {report.pk})")
-    elif requested.created:
+    else:
         messages.success(request, f"report {report.pk} requested: it runs in the background")
-    if not requested.created:
-        messages.info(
-            request, f"the same report is already {report.get_status_display().lower()} "
-            f"(report {report.pk}); shown below"
-        )  # fmt: skip
     return redirect("console:reports")
+
+
+def already(report: ReportRequest, queue: QueueState | None, what: str) -> str:
+    """The answer to asking again for a report in flight: its status and, while it is queued,
+    what is happening to it (``reports.selectors.queue_status``)."""
+    said = f"the same {what} is already {report.get_status_display().lower()} (report {report.pk})"
+    status = report_selectors.queue_status(report, state=queue)
+    return f"{said}: {status.words}" if status is not None else f"{said}; shown below"
 
 
 @console_view("reports")

@@ -122,3 +122,21 @@ def test_while_the_report_queue_is_unreachable_the_page_says_so(
     polled = client.get(reverse("console:reports"), HTTP_HX_REQUEST="true").content.decode()
     assert "queue-unreachable" not in polled and "waiting for the report queue" not in polled
     assert "Queued" in polled
+
+
+def test_asking_again_says_what_is_happening_to_the_queued_report(
+    as_user, django_capture_on_commit_callbacks
+):
+    client = as_user("compliance")
+    form = {"report_type": "rotation", "gaming_day": today()}
+    with unreachable_broker(), django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("console:reports-request"), form, follow=True)  # its message shown
+        again = client.post(reverse("console:reports-request"), form, follow=True)
+    report = ReportRequest.objects.get()
+    page = again.content.decode()
+    assert f"the same report is already queued (report {report.pk}): queued since " in page
+    assert "the report queue cannot be reached: handed over when it is back" in page
+    assert f"{QUEUE_UNREACHABLE} (report {report.pk})" not in page  # said once, in the sentence
+    # The list says it under the queued report too.
+    row = page[page.index(f'data-report="{report.pk}"') :].split("</tr>")[0]
+    assert 'class="queue-status">queued since ' in row

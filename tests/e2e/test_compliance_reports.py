@@ -97,7 +97,18 @@ def test_the_page_says_plainly_when_the_report_queue_is_unreachable(
         row = page.locator(f"#reports tr[data-report='{report.pk}']")
         expect(row.locator(".status")).to_contain_text("Queued")
         expect(row.locator(".status")).to_contain_text("waiting for the report queue")
+        expect(row.locator(".queue-status")).to_contain_text("the report queue cannot be reached")
         shoot(page, "22-report-queue-unreachable")
+        # Asked again, the page says what is happening to the request already saved.
+        page.select_option("select[name=report_type]", "banking")
+        page.fill("input[name=gaming_day]", day)
+        with page.expect_navigation():
+            page.get_by_role("button", name="Request").click()
+        expect(page.locator(".messages")).to_contain_text(
+            f"the same report is already queued (report {report.pk}): queued since "
+        )
+        expect(page.locator(".messages")).to_contain_text("handed over when it is back")
+        shoot(page, "22b-report-asked-again")
 
     # The broker is back: the sweeper hands the request over and the worker runs it, and
     # the open page follows without a reload.
