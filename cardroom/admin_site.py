@@ -7,8 +7,7 @@ columns (``?dealer_hole__icontains=Ks``), searches (``?q=``) over ``search_field
 card. So the site is this project's (``cardroom.apps.CardroomAdminConfig`` makes it the
 default): ``register`` mixes ``SecretColumnsGuard`` into every ModelAdmin registered, the
 project's, Django's own (users, groups) and the third parties' (knox, axes), and into each
-one's inlines.
-The guard, whatever the role (a superuser too):
+one's inlines. The guard, whatever the role (a superuser too):
 
 - refuses a lookup whose path reaches a secret column, through any relation: Django then
   answers **400** (``DisallowedModelAdminLookup``, logged on ``django.security``), before any

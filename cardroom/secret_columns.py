@@ -19,9 +19,9 @@ this path reach a secret column?
 A column is secret for every role and in every state: the rule shows hole cards from the
 showdown on, but a search or a count is a question about every row, the hands in play
 included, so it is never asked. The admin's guard (``cardroom.admin_site``) and the API's
-(``cardroom.api.SecretParametersMiddleware``, ``cardroom.filtering``) refuse such paths; the
-system checks below fail ``manage.py check`` for an admin or a FilterSet configured to use
-one.
+(``cardroom.api.SecretParametersMiddleware``, ``cardroom.filtering``) refuse such paths, and
+``manage.py check`` fails for an admin (``cardroom.E001``, the guard's check) or a FilterSet
+(``cardroom.E002``, below) configured to use one.
 """
 
 from __future__ import annotations

@@ -223,13 +223,17 @@ def request_report(*, report_type: str, parameters: dict, by, scheduled: bool = 
         filters=kind.filters,
     )
     key = parameters_key(normalised)
+    in_flight = ReportRequest.objects.filter(
+        report_type=report_type, parameters_key=key, status__in=IN_FLIGHT_STATUSES
+    )
+    # Asked again for a report whose task the broker took: does it still hold it? (Asked
+    # before the row is locked: the broker may be slow to answer.)
+    seen = in_flight.only("status", "enqueued_at", "enqueue_error").first()
+    held = queue.held_task_ids() if seen and seen.queue_state == QueueState.SENT else None
     # Committed here unless the caller holds a transaction (an Idempotency-Key's): then the
     # hand-over waits for the caller's commit, and the answer asks the broker instead.
     with transaction.atomic():
-        in_flight = ReportRequest.objects.select_for_update().filter(
-            report_type=report_type, parameters_key=key, status__in=IN_FLIGHT_STATUSES
-        )
-        report = in_flight.first()
+        report = in_flight.select_for_update().first()
         created = report is None
         if created:
             try:
@@ -255,8 +259,7 @@ def request_report(*, report_type: str, parameters: dict, by, scheduled: bool = 
         else:
             # The row in flight answers; if the broker never took it, lost it, or its run is
             # dead, it is handed over (again) first. A row just made by another request is
-            # left to it. Whether the broker still holds a task it took is asked here too.
-            held = queue.held_task_ids() if report.queue_state == QueueState.SENT else None
+            # left to it.
             _recover(report, moment, pending=False, held=held)
     return _answer(report, created=created)
 
