@@ -415,8 +415,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # seconds; a running row whose heartbeat is older than REPORTS_HEARTBEAT_TIMEOUT (or whose
 # process is gone from this host) is a dead run. The sweeper (every REPORTS_SWEEP_INTERVAL
 # seconds on the beat schedule, and once when a worker starts) queues dead runs again and
-# hands over queued rows the broker never took, or took over REPORTS_RESEND_AFTER seconds
-# ago. A report is run at most REPORTS_MAX_ATTEMPTS times (docs/reports.md).
+# hands over queued rows the broker never took, or lost (a task it no longer holds, found
+# missing at two sweeps; when the broker cannot be asked, one it took REPORTS_RESEND_AFTER
+# seconds ago). A report is run at most REPORTS_MAX_ATTEMPTS times (docs/reports.md).
 REPORTS_HEARTBEAT_INTERVAL = env.int("REPORTS_HEARTBEAT_INTERVAL", default=30)
 REPORTS_HEARTBEAT_TIMEOUT = env.int("REPORTS_HEARTBEAT_TIMEOUT", default=150)
 REPORTS_SWEEP_INTERVAL = env.int("REPORTS_SWEEP_INTERVAL", default=60)

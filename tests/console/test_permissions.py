@@ -21,6 +21,7 @@ def pages(table, player) -> dict[str, str]:
         "players": reverse("console:players"),
         "bankroll": reverse("console:bankroll", args=[player.pk]),
         "audit": reverse("console:audit"),
+        "locked_sign_ins": reverse("console:locked-sign-ins"),
     }
 
 
@@ -31,6 +32,7 @@ PAGE_ROLES = {
     "players": READ_ROLES,
     "bankroll": READ_ROLES,
     "audit": ("supervisor", "compliance", "administrator"),
+    "locked_sign_ins": ("supervisor", "administrator"),
 }
 
 
