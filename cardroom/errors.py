@@ -81,6 +81,7 @@ class Rule(StrEnum):
     WAITLIST_STAKES = "waitlist.stakes", "3.6"
     SEAT_HOLD = "seats.hold", "3.6"
     CLOSED_TABLE = "floor.closed_table", "3.7"
+    EXCLUDED = "floor.excluded", "3.8"
     # 4. Wagers
     ANTE_BLIND = "wagers.ante_blind", "4.1"
     BAD_BEAT = "wagers.bad_beat", "4.2"
@@ -106,6 +107,7 @@ class Rule(StrEnum):
     TPPP_REGISTERED = "tppp.registered", "8.7"
     TPPP_BANKROLL = "tppp.bankroll", "8.7"
     TPPP_BANKS_ONLY = "tppp.banks_only", "8.7"
+    TPPP_CONTRACT = "tppp.contract", "8.7"
     OFFER_EVERY_HAND = "rotation.offer_every_hand", "8.9"
     TPPP_PER_TABLE = "rotation.tppp_per_table", "8.10"
     TPPP_TWICE = "rotation.tppp_twice", "8.11"
@@ -127,6 +129,8 @@ class Rule(StrEnum):
     REPORTS = "reports.request", "10.5"
     REPORT_INTEGRITY = "reports.integrity", "10.5"
     RETENTION = "reports.retention", "10.6"
+    CTR_IDENTIFICATION = "title31.identification", "10.7"
+    CTR_FILING = "title31.filing", "10.7"
     # 11. The settlement calculator
     CALCULATOR_FORMAT = "calculator.format", "11"
     # 14. EZ Baccarat
@@ -166,6 +170,7 @@ RULE_TITLES: dict[Rule, str] = {
     Rule.WAITLIST_STAKES: "a waitlist for each stakes",
     Rule.SEAT_HOLD: "holding a seat",
     Rule.CLOSED_TABLE: "a closed table",
+    Rule.EXCLUDED: "barred and self-restricted patrons stay off the tables",
     Rule.ANTE_BLIND: "Ante and Blind",
     Rule.BAD_BEAT: "the Bad Beat wager",
     Rule.LIMITS: "the table limits",
@@ -186,6 +191,7 @@ RULE_TITLES: dict[Rule, str] = {
     Rule.TPPP_REGISTERED: "a registered TPPP",
     Rule.TPPP_BANKROLL: "the bankroll of a TPPP",
     Rule.TPPP_BANKS_ONLY: "a TPPP only banks",
+    Rule.TPPP_CONTRACT: "a TPPP plays within its contract",
     Rule.OFFER_EVERY_HAND: "the button offered before every hand",
     Rule.TPPP_PER_TABLE: "TPPPs at a table",
     Rule.TPPP_TWICE: "no TPPP twice in a row",
@@ -205,6 +211,8 @@ RULE_TITLES: dict[Rule, str] = {
     Rule.REPORTS: "requesting a report",
     Rule.REPORT_INTEGRITY: "the checksum of a report",
     Rule.RETENTION: "how long reports are kept",
+    Rule.CTR_IDENTIFICATION: "identification before a reportable cash transaction",
+    Rule.CTR_FILING: "filing a Currency Transaction Report",
     Rule.CALCULATOR_FORMAT: "the format of the calculator",
     Rule.BACCARAT_OPTIONS: "the options sheet of an EZ Baccarat table",
     Rule.BACCARAT_SHOE: "the cards a shoe holds",

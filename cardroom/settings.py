@@ -167,6 +167,18 @@ CARDROOM_GAMING_DAY_START = parse_gaming_day_start(env.str("GAMING_DAY_START", d
 # Shifts of the gaming day, for the drop boxes (cardroom/shifts.py); unset: three of 8 hours.
 CARDROOM_SHIFTS = parse_shifts(env.str("CARDROOM_SHIFTS", default=""), CARDROOM_GAMING_DAY_START)
 
+# --- Title 31 (docs/rules.md §10.7) ---------------------------------------------------------
+
+# A currency transaction of this many cents or more goes on the Multiple Transaction Log.
+CARDROOM_MTL_THRESHOLD_CENTS = env.int("CARDROOM_MTL_THRESHOLD_CENTS", default=300_000)
+# The floor is warned ("approaching a CTR") when a patron's cash in or out for the gaming day
+# reaches this many cents; the CTR threshold itself ($10,000) is the law's, not a setting.
+CARDROOM_CTR_WARNING_CENTS = env.int("CARDROOM_CTR_WARNING_CENTS", default=800_000)
+if not 0 < CARDROOM_MTL_THRESHOLD_CENTS <= 300_000:
+    raise ImproperlyConfigured("CARDROOM_MTL_THRESHOLD_CENTS must be from 1 to 300000 ($3,000)")
+if not 0 < CARDROOM_CTR_WARNING_CENTS <= 1_000_000:
+    raise ImproperlyConfigured("CARDROOM_CTR_WARNING_CENTS must be from 1 to 1000000 ($10,000)")
+
 # --- Static files -----------------------------------------------------------------------
 
 STATIC_URL = "static/"

@@ -498,6 +498,25 @@ class ChipsOutForm(forms.Form):
     currency = forms.BooleanField(required=False, label="cash", initial=True)
 
 
+class IdentifyForm(IdentificationForm):
+    """A floor supervisor records a patron's ID on the spot, when a cash buy-in or cash-out
+    was refused for it (Title 31, docs/rules.md §10.7), and the same transaction is tried
+    again: ``then`` names it, with its amount and cash flag."""
+
+    player_id = id_field(widget=forms.HiddenInput)
+    then = forms.ChoiceField(
+        choices=[("buy_in", "buy in"), ("cash_out", "cash out")], widget=forms.HiddenInput
+    )
+    amount = MoneyField(required=False, widget=forms.HiddenInput)
+    currency = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("id_type") or not (data.get("id_number") or "").strip():
+            raise forms.ValidationError("the ID type and number are recorded before the chips")
+        return data
+
+
 class AnswerForm(forms.Form):
     offer_id = id_field(widget=forms.HiddenInput)
     answer = forms.ChoiceField(choices=[("accept", "Accept"), ("decline", "Decline")])

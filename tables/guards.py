@@ -91,3 +91,18 @@ def check_admission(round_: Round, seat: int, seating: Seating | None) -> None:
             rule=Rule.TPPP_BANKS_ONLY,
             field="seat",
         )
+
+
+def excluded_error(exclusion, *, action: str) -> RuleError:
+    """A barred or self-restricted patron (docs/rules.md §3.8) is refused ``action``."""
+    return RuleError(
+        f"{exclusion.player.name} is {exclusion.words} and is refused {action}",
+        rule=Rule.EXCLUDED,
+        field="player",
+    )
+
+
+def require_not_excluded(exclusion, *, action: str) -> None:
+    """``exclusion``: the entry in force today (``tables.selectors.exclusion_in_force``)."""
+    if exclusion is not None:
+        raise excluded_error(exclusion, action=action)

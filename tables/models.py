@@ -740,3 +740,57 @@ class SeatHold(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.seat} held for {self.player} until {self.until:%H:%M}"
+
+
+class ExclusionKind(models.TextChoices):
+    BARRED = "barred", "Barred by the cardroom"
+    SELF_RESTRICTED = "self_restricted", "Self-restricted (the Bureau's program)"
+
+
+class Exclusion(models.Model):
+    """A patron kept off the tables (docs/rules.md §3.8): barred by the cardroom, or enrolled
+    in the Bureau's self-restriction program, from a day until a day (none: until lifted).
+    Kept by floor supervisors and compliance; never edited or deleted, only lifted once
+    (who, when, why), so the list's history stays whole."""
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="exclusions")
+    kind = models.CharField(max_length=16, choices=ExclusionKind.choices)
+    reason = models.TextField()
+    starts_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True)
+    recorded_at = models.DateTimeField()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    lift_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-recorded_at", "id"]
+        indexes = [models.Index(fields=["player", "starts_on"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
+                name="exclusion_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.player}"
+
+    def in_force_on(self, day) -> bool:
+        return (
+            self.lifted_at is None
+            and self.starts_on <= day
+            and (self.ends_on is None or day <= self.ends_on)
+        )
+
+    @property
+    def words(self) -> str:
+        """``barred from 2026-01-02 until lifted`` / ``self-restricted from ... to ...``."""
+        what = "barred" if self.kind == ExclusionKind.BARRED else "self-restricted"
+        until = f"to {self.ends_on}" if self.ends_on else "until lifted"
+        return f"{what} from {self.starts_on} {until}"

@@ -35,7 +35,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from cardroom.clock import now
+from cardroom.clock import now, today
 from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State, StateError
 from cardroom.filtering import filter_queryset
 from cardroom.money import dollar_range
@@ -45,6 +45,7 @@ from tables.guards import no_game_error, round_in_play_error
 from tables.models import (
     BANKED_HAND_FIELDS,
     ButtonOffer,
+    Exclusion,
     Game,
     GameEndReason,
     OfferAnswer,
@@ -1204,3 +1205,43 @@ def table_board(
             )
         )
     return board
+
+
+# --- Barred and self-restricted patrons (docs/rules.md §3.8) --------------------------------
+
+
+def exclusion_in_force(*, player_id: int, day: date | None = None) -> Exclusion | None:
+    """The patron's barring or self-restriction in force on ``day`` (today), or None."""
+    day = day or today()
+    return (
+        Exclusion.objects.select_related("player")
+        .filter(player_id=player_id, lifted_at__isnull=True, starts_on__lte=day)
+        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=day))
+        .order_by("starts_on", "id")
+        .first()
+    )
+
+
+def excluded_player_ids(player_ids, *, day: date | None = None) -> set[int]:
+    """Which of ``player_ids`` are barred or self-restricted on ``day`` (one query)."""
+    day = day or today()
+    return set(
+        Exclusion.objects.filter(
+            player_id__in=list(player_ids), lifted_at__isnull=True, starts_on__lte=day
+        )
+        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=day))
+        .values_list("player_id", flat=True)
+    )
+
+
+def exclusion_list(*, player_id: int | None = None, in_force_only: bool = False):
+    """The list, newest first, with its history (lifted and ended entries too)."""
+    rows = Exclusion.objects.select_related("player", "recorded_by", "lifted_by")
+    if player_id is not None:
+        rows = rows.filter(player_id=player_id)
+    if in_force_only:
+        day = today()
+        rows = rows.filter(lifted_at__isnull=True, starts_on__lte=day).filter(
+            Q(ends_on__isnull=True) | Q(ends_on__gte=day)
+        )
+    return rows.order_by("-recorded_at", "-id")

@@ -13,6 +13,12 @@ listed = f"{waitlist}players/<id:player_id>/"
 urlpatterns = [
     path("players/", apis.PlayerListApi.as_view(), name="player-list"),
     path("players/<id:player_id>/", apis.PlayerDetailApi.as_view(), name="player-detail"),
+    path("exclusions/", apis.ExclusionListApi.as_view(), name="exclusion-list"),
+    path(
+        "exclusions/<id:exclusion_id>/lift/",
+        apis.ExclusionLiftApi.as_view(),
+        name="exclusion-lift",
+    ),
     path("tables/", apis.TableListApi.as_view(), name="table-list"),
     path(table, apis.TableDetailApi.as_view(), name="table-detail"),
     path(

@@ -330,3 +330,123 @@ class RoundTheo(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} theo {self.theo_cents}"
+
+
+# --- Title 31 (docs/rules.md §10.7) ---------------------------------------------------------
+
+
+class CurrencyDirection(models.TextChoices):
+    IN = "in", "Cash in"
+    OUT = "out", "Cash out"
+
+
+class CurrencyDay(models.Model):
+    """A patron's running currency totals for one gaming day, across the whole cardroom:
+    cash in and cash out apart, never netted. The chip services lock the row (after the
+    table) before every currency transaction, so two cashiers cannot both stay under $10,000
+    (``wagers.services.title31``)."""
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="currency_days")
+    gaming_day = models.DateField()
+    cash_in_cents = models.BigIntegerField(default=0)
+    cash_out_cents = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["gaming_day", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "gaming_day"], name="one_currency_day_per_patron"
+            ),
+            models.CheckConstraint(
+                condition=Q(cash_in_cents__gte=0, cash_out_cents__gte=0),
+                name="currency_totals_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} on {self.gaming_day}"
+
+
+class MtlEntry(models.Model):
+    """A line of the Multiple Transaction Log: a currency transaction at or above the MTL
+    threshold, written with its cage slip and never edited."""
+
+    cage_slip = models.OneToOneField(CageSlip, on_delete=models.PROTECT, related_name="mtl_entry")
+    gaming_day = models.DateField()
+    at = models.DateTimeField()
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="mtl_entries")
+    direction = models.CharField(max_length=3, choices=CurrencyDirection.choices)
+    amount_cents = models.PositiveBigIntegerField()
+    identified = models.BooleanField()  # the patron's ID was on record at the time
+    description = models.CharField(max_length=200, blank=True)  # of a patron without ID
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [models.Index(fields=["gaming_day", "at"])]
+
+    def __str__(self) -> str:
+        return f"MTL {self.gaming_day} {self.player} {self.get_direction_display()}"
+
+
+class CurrencyTransactionReport(models.Model):
+    """A CTR due: a patron whose cash in or cash out for a gaming day went over $10,000.
+    Opened by the transaction that crossed; compliance marks it filed, with the filing's
+    number (the BSA identifier FinCEN returned). The amounts are the day's totals."""
+
+    currency_day = models.OneToOneField(CurrencyDay, on_delete=models.PROTECT, related_name="ctr")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="ctrs")
+    gaming_day = models.DateField()
+    due_on = models.DateField()
+    opened_at = models.DateTimeField()
+    filed_at = models.DateTimeField(null=True, blank=True)
+    filed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    filing_number = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["gaming_day", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(filed_at__isnull=True, filing_number="")
+                | Q(filed_at__isnull=False) & ~Q(filing_number=""),
+                name="ctr_filed_with_its_number",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"CTR {self.player} {self.gaming_day}"
+
+
+class ReviewKind(models.TextChoices):
+    STRUCTURING = "structuring", "Cash just under the thresholds (structuring)"
+    LITTLE_PLAY = "little_play", "Chips bought in cash and cashed out with little play"
+
+
+class ComplianceReview(models.Model):
+    """A pattern for a compliance officer to review (not a filing): a row per patron, kind
+    and gaming day, with its evidence; the officer closes it with a note."""
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="reviews")
+    gaming_day = models.DateField()
+    kind = models.CharField(max_length=16, choices=ReviewKind.choices)
+    evidence = models.TextField()
+    raised_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-gaming_day", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "gaming_day", "kind"], name="one_review_per_pattern_and_day"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.player} {self.gaming_day}"

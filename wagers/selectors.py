@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from django.conf import settings
 from django.db.models import (
     Count,
     DecimalField,
@@ -26,22 +27,31 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from cardroom import csvsafe
+from cardroom.clock import now, today
 from cardroom.errors import State, StateError
 from cardroom.filtering import filter_queryset
+from cardroom.gaming_day import gaming_day_of, gaming_day_window
+from cardroom.money import dollars
 from tables import options as table_options
 from tables.models import HandDecision, Player, Round, Seating
 from tables.rules.decisions import Action
-from wagers.filters import AccountFilter
+from wagers.filters import AccountFilter, CtrFilter, MtlFilter, ReviewFilter
 from wagers.models import (
     CHIP_ACCOUNT_KINDS,
     Account,
     Bet,
+    CageSlip,
+    ComplianceReview,
+    CurrencyDay,
+    CurrencyTransactionReport,
     LedgerEntry,
     LedgerTransaction,
+    MtlEntry,
     PlayerDealerBank,
     SettlementLine,
     TransactionKind,
 )
+from wagers.rules import title31 as title31_rules
 from wagers.rules.layout import BankAction, action_against_the_bank
 from wagers.rules.theo import Comparison
 from wagers.rules.wagers import Stakes
@@ -492,3 +502,85 @@ def _stakes(bet: Bet) -> dict[str, int]:
         "bad_beat": bet.bad_beat_cents,
         "play": bet.play_cents,
     }
+
+
+# --- Title 31 (docs/rules.md §10.7) ---------------------------------------------------------
+
+
+def mtl_list(*, filters=None) -> QuerySet[MtlEntry]:
+    """The Multiple Transaction Log, oldest first (filters: ``wagers.filters.MtlFilter``)."""
+    rows = MtlEntry.objects.select_related("player", "table", "by", "cage_slip")
+    return filter_queryset(MtlFilter, filters, rows).order_by("at", "id")
+
+
+def ctr_list(*, filters=None) -> QuerySet[CurrencyTransactionReport]:
+    """The CTRs due and filed, with the day's totals, counts, tables and staff."""
+    rows = CurrencyTransactionReport.objects.select_related("player", "currency_day", "filed_by")
+    return filter_queryset(CtrFilter, filters, rows).order_by("gaming_day", "id")
+
+
+def ctr_transactions(ctrs) -> dict[int, list[CageSlip]]:
+    """Each CTR's currency transactions of its gaming day (cage slips, oldest first), by CTR
+    id, in one query: what a casino CTR lists (amounts, times, tables, staff)."""
+    ctrs = list(ctrs)
+    if not ctrs:
+        return {}
+    wanted = Q()
+    for ctr in ctrs:
+        start, end = gaming_day_window(ctr.gaming_day)
+        wanted |= Q(player_id=ctr.player_id, transaction__at__gte=start, transaction__at__lt=end)
+    slips = (
+        CageSlip.objects.filter(wanted, currency=True)
+        .select_related("transaction__by", "table")
+        .order_by("transaction__at", "id")
+    )
+    found: dict[int, list[CageSlip]] = {ctr.pk: [] for ctr in ctrs}
+    by_key = {(ctr.player_id, ctr.gaming_day): ctr.pk for ctr in ctrs}
+    for slip in slips:
+        key = (slip.player_id, gaming_day_of(slip.transaction.at))
+        if key in by_key:
+            found[by_key[key]].append(slip)
+    return found
+
+
+def review_list(*, filters=None) -> QuerySet[ComplianceReview]:
+    rows = ComplianceReview.objects.select_related("player", "closed_by")
+    return filter_queryset(ReviewFilter, filters, rows).order_by("-gaming_day", "id")
+
+
+def currency_today(player_ids) -> dict[int, CurrencyDay]:
+    """Each patron's currency totals for the current gaming day, by player id (one query)."""
+    day = gaming_day_of(now())
+    return {
+        row.player_id: row
+        for row in CurrencyDay.objects.filter(player_id__in=list(player_ids), gaming_day=day)
+    }
+
+
+def approaching_ctr(player_ids) -> dict[int, str]:
+    """The patrons whose cash in or out today has reached the warning level
+    (``CARDROOM_CTR_WARNING_CENTS``) or passed $10,000, in words, by player id: the tablet and
+    the floor map show it."""
+    warning = settings.CARDROOM_CTR_WARNING_CENTS
+    words = {}
+    for player_id, day in currency_today(player_ids).items():
+        totals = title31_rules.Totals(day.cash_in_cents, day.cash_out_cents)
+        if over := totals.over():
+            words[player_id] = "CTR: " + " and ".join(
+                f"{w} {dollars(totals.of(d))}"
+                for d, w in title31_rules.DIRECTION_WORDS.items()
+                if w in over
+            )
+        elif near := title31_rules.approaching(totals, warning):
+            words[player_id] = "approaching a CTR: " + " and ".join(
+                f"{w} {dollars(totals.of(d))}"
+                for d, w in title31_rules.DIRECTION_WORDS.items()
+                if w in near
+            )
+    return words
+
+
+def overdue_ctr_count() -> int:
+    return CurrencyTransactionReport.objects.filter(
+        filed_at__isnull=True, due_on__lt=today()
+    ).count()

@@ -39,6 +39,20 @@ urlpatterns = [
         apis.AccountTransactionListApi.as_view(),
         name="account-transactions",
     ),
+    # Title 31 for the compliance office (docs/rules.md §10.7).
+    path("compliance/mtl/", apis.MtlListApi.as_view(), name="compliance-mtl"),
+    path("compliance/ctrs/", apis.CtrListApi.as_view(), name="compliance-ctrs"),
+    path(
+        "compliance/ctrs/<id:ctr_id>/filed/",
+        apis.CtrFiledApi.as_view(),
+        name="compliance-ctr-filed",
+    ),
+    path("compliance/reviews/", apis.ReviewListApi.as_view(), name="compliance-reviews"),
+    path(
+        "compliance/reviews/<id:review_id>/close/",
+        apis.ReviewCloseApi.as_view(),
+        name="compliance-review-close",
+    ),
     path(f"{player}bankroll/", apis.PlayerBankrollApi.as_view(), name="player-bankroll"),
     path(f"{player}banks/", apis.PlayerBankListApi.as_view(), name="player-banks"),
     path(f"{player}sessions/", apis.PlayerSessionListApi.as_view(), name="player-sessions"),

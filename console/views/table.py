@@ -27,7 +27,9 @@ from fees.services import waivers
 from rounds import selectors as round_selectors
 from rounds import services as rounds
 from tables.models import DealMode, Player, Round, Table
+from tables.rules.identity import masked
 from tables.services import button, floor, waitlists
+from wagers import selectors as money_selectors
 from wagers.services import chips, closing, leaving, wagering
 
 from .. import forms, selectors, waitlist_forms
@@ -91,6 +93,19 @@ def _cash_out(data, table, round_, by):
         by=by,
     )
     return "chips cashed out"
+
+
+def _identify(data, table, round_, by):
+    """Record the patron's ID (a floor supervisor, on the spot), then the cash buy-in or
+    cash-out that was refused for want of it."""
+    player = floor.update_player_identification(
+        player_id=data["player_id"],
+        by=by,
+        changes={name: data[name] for name in forms.IdentificationForm.FIELDS},
+    )
+    run = _buy_in if data["then"] == "buy_in" else _cash_out
+    done = run(data, table, round_, by)
+    return f"{player.name}'s identification recorded; {done}"
 
 
 def _credit(data, table, round_, by):
@@ -296,6 +311,7 @@ ACTIONS: dict[str, Action] = {
     "fill": Action("fill a bankroll", RUN, forms.ChipsForm, _fill),
     "cash_out": Action("cash out", RUN, forms.ChipsOutForm, _cash_out),
     "credit": Action("credit a bankroll", RUN, forms.ChipsOutForm, _credit),
+    "identify": Action("record ID and retry", SUPERVISE, forms.IdentifyForm, _identify),
     "offer": Action("offer the button", RUN, forms.forms.Form, _offer),
     "answer": Action("answer the offer", RUN, forms.AnswerForm, _answer),
     "keep": Action("keep the button", RUN, forms.forms.Form, _keep),
@@ -359,11 +375,20 @@ def _failed_seat(view: selectors.TableView, bound, failed: str) -> int | None:
     return None
 
 
-def _render(request, view: selectors.TableView, bound=None, failed: str = "", status=200):
+def _render(
+    request,
+    view: selectors.TableView,
+    bound=None,
+    failed: str = "",
+    status=200,
+    identify=None,
+):
     page_forms = {name: _make_form(name, view) for name in ACTIONS}
     if bound is not None:
         page_forms[failed] = bound
     context = {
+        "identify": identify,
+        "ctr_words": money_selectors.approaching_ctr(s.player_id for s in view.floor.seated),
         "view": view,
         "forms": page_forms,
         "failed": failed,
@@ -407,17 +432,28 @@ def table_action(request, table_id: int, action: str):
         return _render(request, view, form, action, status=400)
     data = form.cleaned_data
     detail = {k: getattr(v, "pk", v) for k, v in data.items()}
+    if detail.get("id_number"):  # shown only masked, the trail included (docs/rules.md §3.3)
+        detail["id_number"] = masked(str(detail["id_number"]))
     if action in CARD_ENTRY_ACTIONS and "cards" in detail:
         detail["cards"] = KEYED_CARDS_NOT_RECORDED
     request.audit_detail = json.dumps(detail, default=str, sort_keys=True)
     round_ = None
     if "round_id" in data:
         round_ = get_object_or_404(Round, pk=data["round_id"], table=table_)
+    identify = None
     try:
         done = spec.run(data, table_, round_, request.user)
     except (RuleError, StateError) as error:
         field = _field_for(error, form, spec.aliases) if isinstance(error, RuleError) else None
         status = refuse(request, form, error, field)
+        if getattr(error, "rule", None) == Rule.CTR_IDENTIFICATION and action != "identify":
+            # The console offers to record the ID on the spot (a floor supervisor).
+            identify = {
+                "player": Player.objects.get(pk=data["player_id"]),
+                "then": action,
+                "amount": request.POST.get("amount", ""),
+                "currency": data.get("currency", False),
+            }
         if action in CARD_ENTRY_ACTIONS:
             form.data = form.data.copy()
             form.data["cards"] = ""  # never refilled with the cards typed
@@ -429,4 +465,4 @@ def table_action(request, table_id: int, action: str):
             return _render(request, selectors.table_view(table_id=table_id))
         return redirect(reverse("console:table", args=[table_id]))
     # The refusal may itself have changed the floor (an exhausted offer round is kept).
-    return _render(request, selectors.table_view(table_id=table_id), form, action, status)
+    return _render(request, selectors.table_view(table_id=table_id), form, action, status, identify)

@@ -1,6 +1,7 @@
 """The floor's REST API: thin views that parse input, call one service or selector, answer."""
 
 from .button import ButtonAnswerApi, ButtonKeepApi, ButtonOfferApi, OfferRoundListApi
+from .exclusions import ExclusionLiftApi, ExclusionListApi
 from .players import PlayerDetailApi, PlayerListApi
 from .tables import (
     GameCloseApi,
@@ -30,6 +31,8 @@ __all__ = [
     "ButtonAnswerApi",
     "ButtonKeepApi",
     "ButtonOfferApi",
+    "ExclusionLiftApi",
+    "ExclusionListApi",
     "GameCloseApi",
     "GameListApi",
     "GameOpenApi",

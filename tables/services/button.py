@@ -22,6 +22,7 @@ from django.db import connection, transaction
 
 from cardroom.clock import now
 from cardroom.errors import Refused, Rule, State, StateError
+from tables.guards import require_not_excluded
 from tables.models import (
     ButtonOffer,
     Game,
@@ -40,10 +41,17 @@ from tables.rules.rotation import (
     tppp_excess,
     window_shortfall,
 )
-from tables.selectors import NO_PLAYER_DEALER_STATUS, button_state, json_row_loader
+from tables.selectors import (
+    NO_PLAYER_DEALER_STATUS,
+    button_state,
+    exclusion_in_force,
+    json_row_loader,
+)
 
 from .floor import end_game
 from .locks import lock_table
+
+BARRED_BUTTON = "the player-dealer button (a floor supervisor unseats the patron)"
 
 
 def offer_button(*, table_id: int, by) -> ButtonOffer | Refused:
@@ -56,6 +64,10 @@ def offer_button(*, table_id: int, by) -> ButtonOffer | Refused:
         table = lock_table(table_id)
         button = button_state(table)
         plan = button.require_offer()
+        if plan.seating is not None:  # a barred patron is not offered the button (§3.8)
+            require_not_excluded(
+                exclusion_in_force(player_id=plan.seating.player_id), action=BARRED_BUTTON
+            )
         moment = now()
         offer_round = button.offer_round
         if offer_round is None or offer_round.status != OfferRoundStatus.OPEN:
@@ -150,6 +162,7 @@ def keep_button(*, table_id: int, by) -> ButtonOffer:
         table = lock_table(table_id)
         button = button_state(table)
         seating = button.require_keeper()
+        require_not_excluded(exclusion_in_force(player_id=seating.player_id), action=BARRED_BUTTON)
         moment = now()
         offer_round = OfferRound(
             table=table,

@@ -15,6 +15,7 @@ from tables import options as table_options
 from tables.guards import (
     require_closable,
     require_no_round_in_play,
+    require_not_excluded,
     require_open_game,
     require_table_open,
 )
@@ -40,7 +41,7 @@ from tables.models import (
 from tables.rules.identity import require_identification
 from tables.rules.rotation import tppp_excess
 from tables.rules.seats import require_seat
-from tables.selectors import active_round, open_game
+from tables.selectors import active_round, exclusion_in_force, open_game
 
 from . import listing
 from .locks import lock_table
@@ -320,6 +321,7 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
         player = Player.objects.select_related("tppp").filter(pk=player_id).first()
         if player is None:
             raise RuleError(f"no player {player_id}", rule=Rule.KNOWN_PLAYER, field="player")
+        require_not_excluded(exclusion_in_force(player_id=player.pk), action="a seat")
         seated = list(Seating.objects.filter(table=table, left_at__isnull=True))
         if any(s.seat == seat for s in seated):
             raise RuleError(f"seat {seat} is taken", rule=Rule.SEATS, field="seat")

@@ -29,6 +29,7 @@ from django.db import IntegrityError, transaction
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
 from cardroom.money import dollar_range
+from tables.guards import require_not_excluded
 from tables.models import (
     HoldEnd,
     Player,
@@ -41,7 +42,7 @@ from tables.models import (
 )
 from tables.rules import waitlist as rules
 from tables.rules.seats import require_seat
-from tables.selectors import ListView, waitlist_view, waitlist_views
+from tables.selectors import ListView, exclusion_in_force, waitlist_view, waitlist_views
 
 from . import floor, listing
 from .locks import lock_table
@@ -188,6 +189,9 @@ def join(*, waitlist_id: int, player_id: int, by, by_phone: bool = False) -> Wai
     """A player joins at the desk or, ``by_phone``, as a call-in."""
     with transaction.atomic():
         player = _player(player_id)
+        require_not_excluded(
+            exclusion_in_force(player_id=player.pk), action="a place on the waitlist"
+        )
         view = _locked_view(waitlist_id)
         event = rules.Event(rules.Kind.JOINED, player.pk, now(), by_phone=by_phone)
         return _record(view, event, by=by)

@@ -8,6 +8,7 @@ from .accounts import AccountDetailApi, AccountListApi, AccountTransactionListAp
 from .calculator import SettlementCalculatorAliasApi, SettlementCalculatorApi
 from .chips import ChipsBuyInApi, ChipsCashOutApi, ChipsCreditApi, ChipsFillApi
 from .closing import TableCloseApi, TableReopenApi
+from .compliance import CtrFiledApi, CtrListApi, MtlListApi, ReviewCloseApi, ReviewListApi
 from .gamemath import GameMathApi, TableGameMathApi
 from .players import (
     PlayerBankListApi,
@@ -26,11 +27,16 @@ __all__ = [
     "ChipsCashOutApi",
     "ChipsCreditApi",
     "ChipsFillApi",
+    "CtrFiledApi",
+    "CtrListApi",
     "GameMathApi",
+    "MtlListApi",
     "PlayerBankListApi",
     "PlayerBankrollApi",
     "PlayerPlayingBookApi",
     "PlayerSessionListApi",
+    "ReviewCloseApi",
+    "ReviewListApi",
     "RoundSettlementApi",
     "SeatDeleteApi",
     "SeatLeaveApi",

@@ -39,16 +39,28 @@ def _amount(*, all_of: str | None = None) -> serializers.IntegerField:
     )
 
 
+def _description() -> serializers.CharField:
+    return serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        default="",
+        help_text="a patron without ID as the Multiple Transaction Log describes them",
+    )
+
+
 class BuyInInput(serializers.Serializer):
     player = _player()
     amount = _amount()
     currency = _currency()
+    description = _description()
 
 
 class CashOutInput(serializers.Serializer):
     player = _player()
     amount = _amount(all_of="all the patron's chips")
     currency = _currency()
+    description = _description()
 
 
 class FillInput(serializers.Serializer):
@@ -99,13 +111,17 @@ def _endpoint(input_serializer, service, description: str) -> type[_ChipsApi]:
 ChipsBuyInApi = _endpoint(
     BuyInInput,
     chips.buy_in,
-    "Chips for a patron at the table; a TPPP's chips come by a fill (400).",
+    "Chips for a patron at the table; a TPPP's chips come by a fill (400). A currency "
+    "buy-in that would take the patron's cash in for the gaming day over $10,000 is refused "
+    "(400 `title31.identification`, nothing recorded) until the patron's identification is "
+    "recorded; a barred or self-restricted patron is refused (400 `floor.excluded`).",
 )
 ChipsCashOutApi = _endpoint(
     CashOutInput,
     chips.cash_out,
     "A patron's chips back to the cage: at most the chips at the table (400), never while "
-    "they are in play (409).",
+    "they are in play (409). A currency cash-out over $10,000 in the gaming day needs the "
+    "patron's identification recorded (400 `title31.identification`).",
 )
 ChipsFillApi = _endpoint(
     FillInput,

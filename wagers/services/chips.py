@@ -11,9 +11,9 @@ from django.db import transaction
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
 from cardroom.money import dollars
-from tables.guards import require_table_open
+from tables.guards import require_not_excluded, require_table_open
 from tables.models import Player, Table
-from tables.selectors import active_round
+from tables.selectors import active_round, exclusion_in_force
 from tables.services.locks import lock_table
 from wagers.models import (
     CHIPS_BROUGHT,
@@ -28,6 +28,7 @@ from wagers.models import (
 from wagers.rules.postings import Role, chips_brought_legs, chips_taken_legs
 from wagers.selectors import open_chip_accounts
 
+from . import title31
 from .ledger import cage_account, legs_of, post
 
 
@@ -62,7 +63,15 @@ def _player(player_id: int) -> Player:
 
 
 def _bring_chips(
-    kind: TransactionKind, *, table_id, player_id, amount, by, currency=False, memo=None
+    kind: TransactionKind,
+    *,
+    table_id,
+    player_id,
+    amount,
+    by,
+    currency=False,
+    memo=None,
+    description="",
 ) -> LedgerTransaction:
     with transaction.atomic():
         table = lock_table(table_id)
@@ -81,13 +90,34 @@ def _bring_chips(
                 rule=Rule.TPPP_BANKROLL,
                 field="player",
             )
+        # A barred or self-restricted patron buys no chips (docs/rules.md §3.8).
+        what = "a buy-in" if kind is TransactionKind.BUY_IN else "a fill"
+        require_not_excluded(exclusion_in_force(player_id=player.pk), action=what)
         account = chip_account(player, table, create=True)
         amount = _amount(amount, table)
-        return _post_slip(kind, table, player, account, amount, by=by, currency=currency, memo=memo)
+        return _post_slip(
+            kind,
+            table,
+            player,
+            account,
+            amount,
+            by=by,
+            currency=currency,
+            memo=memo,
+            description=description,
+        )
 
 
 def _take_chips(
-    kind: TransactionKind, *, table_id, player_id, amount, by, currency=False, memo=None
+    kind: TransactionKind,
+    *,
+    table_id,
+    player_id,
+    amount,
+    by,
+    currency=False,
+    memo=None,
+    description="",
 ) -> LedgerTransaction:
     with transaction.atomic():
         table = lock_table(table_id)
@@ -119,7 +149,15 @@ def _take_chips(
                 field="amount",
             )
         posted = _post_slip(
-            kind, table, player, account, amount, by=by, currency=currency, memo=memo
+            kind,
+            table,
+            player,
+            account,
+            amount,
+            by=by,
+            currency=currency,
+            memo=memo,
+            description=description,
         )
         if amount == account.balance_cents:
             account.closed_at = now()  # the table session's chips are all back at the cage
@@ -137,8 +175,12 @@ def _post_slip(
     by,
     currency: bool,
     memo: str | None,
+    description: str = "",
 ) -> LedgerTransaction:
-    """The chips' ledger transaction (``wagers.rules.postings``) and its cage slip."""
+    """The chips' ledger transaction (``wagers.rules.postings``) and its cage slip; a
+    currency transaction is checked first and recorded after (Title 31,
+    ``wagers.services.title31``)."""
+    pending = title31.before(player, kind, amount) if currency else None
     legs = chips_brought_legs(amount) if kind in CHIPS_BROUGHT else chips_taken_legs(amount)
     posted = post(
         kind,
@@ -147,7 +189,7 @@ def _post_slip(
         currency=currency,
         memo=memo or str(table),
     )
-    CageSlip.objects.create(
+    slip = CageSlip.objects.create(
         transaction=posted,
         kind=kind,
         table=table,
@@ -156,6 +198,8 @@ def _post_slip(
         amount_cents=amount,
         currency=currency,
     )
+    if pending is not None:
+        title31.after(pending, slip, by=by, description=description)
     return posted
 
 
@@ -177,8 +221,12 @@ def _refuse_while_in_play(table, player: Player) -> None:
         )
 
 
-def buy_in(*, table_id: int, player_id: int, amount: int, currency: bool, by) -> LedgerTransaction:
-    """Chips for a patron at a table; ``currency`` records whether cash changed hands (Title 31)."""
+def buy_in(
+    *, table_id: int, player_id: int, amount: int, currency: bool, by, description: str = ""
+) -> LedgerTransaction:
+    """Chips for a patron at a table; ``currency`` records whether cash changed hands (Title
+    31: refused over $10,000 in the gaming day until the patron's ID is recorded;
+    ``description``: how the MTL describes a patron without ID)."""
     return _bring_chips(
         TransactionKind.BUY_IN,
         table_id=table_id,
@@ -186,11 +234,18 @@ def buy_in(*, table_id: int, player_id: int, amount: int, currency: bool, by) ->
         amount=amount,
         by=by,
         currency=currency,
+        description=description,
     )
 
 
 def cash_out(
-    *, table_id: int, player_id: int, amount: int | None, currency: bool, by
+    *,
+    table_id: int,
+    player_id: int,
+    amount: int | None,
+    currency: bool,
+    by,
+    description: str = "",
 ) -> LedgerTransaction:
     """Chips back to the cage; ``amount=None`` takes them all and closes the session's account."""
     return _take_chips(
@@ -200,6 +255,7 @@ def cash_out(
         amount=amount,
         by=by,
         currency=currency,
+        description=description,
     )
 
 
