@@ -18,7 +18,7 @@ from reports.parameters import Period
 
 from . import selectors
 from .audit_forms import ACTION_MAX, CHANNELS, USERNAME_MAX
-from .audit_words import detail_words
+from .audit_words import Names, RowWords
 from .models import Outcome
 
 REPORT_TYPE = "staff_actions"
@@ -97,12 +97,13 @@ def _rows(period: Period):
         start=period.start,
         end=period.end,
     ).order_by("at", "id")
+    names = Names()  # each player, table, offer... looked up once for the whole export
     for a in stream(actions):
+        words = RowWords(a, names)
         yield (
-            a.at, a.username, a.user.get_username() if a.user else "", a.channel, a.action,
-            a.method, a.path, a.table_name or (f"#{a.table_id}" if a.table_id else ""), a.hand,
-            detail_words(a.detail), a.get_outcome_display(), a.status_code, a.message,
-            a.ip_address,
+            a.at, a.username, a.user.get_username() if a.user else "", a.channel_words,
+            a.action, a.method, words.path, words.table, words.hand, words.detail,
+            a.get_outcome_display(), a.status_code, words.message, a.ip_address,
         )  # fmt: skip
 
 

@@ -102,6 +102,8 @@ class FloorRow:
     rotation_warning: str | None
     counters: Counters | None = None  # the open game's (tables.rules.counters)
     holds: dict[int, HeldSeat] = field(default_factory=dict)  # seat -> its hold in force
+    # player id -> "approaching a CTR: cash in $8,500.00" (Title 31, docs/rules.md §10.7)
+    ctr: dict[int, str] = field(default_factory=dict)
 
 
 def rotation_warning(table: Table, game, history: list[BankedHand], moment: datetime) -> str | None:
@@ -131,8 +133,8 @@ def _latest_rounds(games) -> dict[int, Round]:
 def floor_map(
     moment: datetime | None = None, *, table_ids: Collection[int] | None = None
 ) -> list[FloorRow]:
-    """Every table at a glance (or only those in ``table_ids``), with its counters, in eight
-    queries whatever the number of tables."""
+    """Every table at a glance (or only those in ``table_ids``), with its counters and the
+    patrons approaching a CTR, in nine queries whatever the number of tables."""
     moment = moment or now()
     tables = floor_selectors.table_list().order_by("name")
     if table_ids is not None:
@@ -144,6 +146,8 @@ def floor_map(
     counters = floor_selectors.floor_counters(tables, moment, recent)
     latest = _latest_rounds(games.values()) if games else {}
     holds = held_seats([t.pk for t in tables], moment) if tables else {}
+    seated_ids = [s.player_id for t in tables for s in t.seated]
+    ctr = money_selectors.approaching_ctr(seated_ids) if seated_ids else {}
     rows = []
     for table in tables:
         game = games.get(table.pk)
@@ -160,6 +164,7 @@ def floor_map(
                 rotation_warning=rotation_warning(table, game, history, moment) if game else None,
                 counters=counters.get(table.pk),
                 holds=holds.get(table.pk, {}),
+                ctr={s.player_id: ctr[s.player_id] for s in table.seated if s.player_id in ctr},
             )
         )
     return rows

@@ -29,6 +29,7 @@ from wagers import selectors as money_selectors
 from .. import audit_export as audit_export_report
 from .. import forms, selectors
 from ..audit_forms import AuditFilterForm
+from ..audit_words import Names, RowWords
 from ..models import StaffAction
 from ..permissions import console_view, request_capabilities, require
 from ..refusals import refuse
@@ -314,6 +315,9 @@ def audit(request, export_form=None, status=200):
             messages.error(request, f"{name}: {' '.join(errors)}")
     actions = StaffAction.objects.none() if refused else _audit_actions(form.filters())
     page = Paginator(actions, 100).get_page(_page_number(request))
+    names = Names()  # each player, table, offer... of the page looked up once
+    for action in page:
+        action.words = RowWords(action, names)
     query = request.GET.copy()
     query.pop("page", None)
     context = {

@@ -126,9 +126,19 @@ def make_staff() -> Staff:
 # --- Players and their chips ---------------------------------------------------------------
 
 
-def make_player(*, tppp: bool = False, badge_expires_on=None, name: str = "") -> Player:
-    """A patron, or (``tppp=True``) a registered TPPP player with a badge valid for a year."""
+def make_player(
+    *, tppp: bool = False, badge_expires_on=None, name: str = "", identified: bool = True
+) -> Player:
+    """A patron, or (``tppp=True``) a registered TPPP player with a badge valid for a year.
+
+    ``identified``: the patron's ID is on record, so any cash passes Title 31's check
+    (docs/rules.md §10.7); ``identified=False`` for a patron who has shown none."""
     number = unique("PL")
+    identification = (
+        {"id_type": "state_id", "id_number": f"ID-{number}", "id_issued_by": "CA"}
+        if identified and not tppp
+        else {}
+    )
     registration = None
     if tppp:
         expires = badge_expires_on or (timezone.now() + timedelta(days=365)).date()
@@ -137,7 +147,9 @@ def make_player(*, tppp: bool = False, badge_expires_on=None, name: str = "") ->
             "badge_number": f"B-{number}",
             "badge_expires_on": expires,
         }
-    return floor.create_player(player_number=number, name=name or number, tppp=registration)
+    return floor.create_player(
+        player_number=number, name=name or number, tppp=registration, **identification
+    )
 
 
 PATRON_BUY_IN = 1_000_000  # cents: far more than any test wagers

@@ -26,6 +26,7 @@ from zoneinfo import ZoneInfo
 from django.db import connection
 
 from tables.models import Round
+from tables.services import floor
 from tests.builders.floor import FOLD, PLAY_4X, Cards, FrozenClock, make_staff
 from tests.builders.money import MoneyTable, Wager, money_table, play_round
 from wagers.services import chips
@@ -93,6 +94,12 @@ def compliance_day(clock: FrozenClock) -> ComplianceDay:
         cards=Cards(["Kc", "Kd"], {1: ["4s", "5d"]}, BOARD),
     )
     p3, table, by = mt.backliners[0], mt.table, staff.dealer
+    # P3's cash passes $10,000 in a gaming day: their ID is on record (docs/rules.md §10.7).
+    floor.update_player_identification(
+        player_id=p3.pk,
+        by=staff.supervisor,
+        changes={"id_type": "passport", "id_number": "P3000003"},
+    )
     for moment, amount, currency in (
         ("2026-11-20T20:00:00", 400_000, True),
         ("2026-11-20T20:30:00", 250_000, True),

@@ -156,7 +156,9 @@ def test_a_console_round_action_names_the_table_and_the_hand(as_user, card_table
 def test_details_are_shown_in_the_floor_s_words():
     recorded = json.dumps({"round_id": 7, "seat": 5, "ante_cents": 1000, "cash": True})
     assert detail_words(recorded) == "seat 5 · ante $10.00 · cash yes"
-    assert detail_words(str({"minimum_cents": 500, "player": 3})) == "minimum $5.00 · player 3"
+    assert (
+        detail_words(str({"minimum_cents": 500, "player": "PL-3"})) == "minimum $5.00 · player PL-3"
+    )
     assert detail_words("(body not JSON)") == "(body not JSON)"
     for text in (detail_words(recorded), detail_words(str({"bank_cents": 250_000}))):
         assert "round_id" not in text and "_cents" not in text

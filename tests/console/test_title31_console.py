@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tables.models import PlayerIdentificationChange
+from tables.models import Player, PlayerIdentificationChange
 from wagers.models import CurrencyTransactionReport, MtlEntry
 
 pytestmark = pytest.mark.django_db
@@ -20,12 +20,13 @@ def act(client, table, action, data=None):
 
 def test_a_supervisor_records_the_id_on_the_spot(as_user, card_table):
     table, patron = card_table.table, card_table.seated[1]  # $500 bought in, in cash
+    Player.objects.filter(pk=patron.pk).update(id_type="", id_number="", id_issued_by="")
     before = card_table.chips(patron)
     dealer = as_user("dealer")
-    ok = act(dealer, table, "buy_in", {"player_id": patron.pk, "amount": "6000", "currency": "on"})
+    ok = act(dealer, table, "buy_in", {"player_id": patron.pk, "amount": "7600", "currency": "on"})
     assert ok.status_code == 302
     page = dealer.get(reverse("console:table", args=[table.pk])).content.decode()
-    assert "approaching a CTR: cash in $6,500.00" in page
+    assert "approaching a CTR: cash in $8,100.00" in page
 
     refused = act(
         dealer, table, "buy_in", {"player_id": patron.pk, "amount": "4500", "currency": "on"}
@@ -34,7 +35,7 @@ def test_a_supervisor_records_the_id_on_the_spot(as_user, card_table):
     body = refused.content.decode()
     assert "identification before a reportable cash transaction, docs/rules.md §10.7" in body
     assert "A floor supervisor records" in body and 'name="id_number"' not in body
-    assert card_table.chips(patron) == before + 600_000
+    assert card_table.chips(patron) == before + 760_000
 
     supervisor = as_user("supervisor")
     refused = act(
@@ -62,17 +63,19 @@ def test_a_supervisor_records_the_id_on_the_spot(as_user, card_table):
         },
     )  # fmt: skip
     assert done.status_code == 302
-    assert card_table.chips(patron) == before + 1_050_000
+    assert card_table.chips(patron) == before + 1_210_000
     patron.refresh_from_db()
     assert (patron.id_type, patron.id_number) == ("passport", "P99887766")
     assert PlayerIdentificationChange.objects.filter(player=patron).count() == 1
     assert CurrencyTransactionReport.objects.filter(player=patron).count() == 1
     assert MtlEntry.objects.filter(player=patron).count() == 2
     page = supervisor.get(reverse("console:table", args=[table.pk])).content.decode()
-    assert "CTR: cash in $11,000.00" in page
+    assert "CTR: cash in $12,600.00" in page
 
     # The trail keeps the ID number masked.
     from console.models import StaffAction
 
-    recorded = StaffAction.objects.filter(action="record ID and retry").get()
-    assert "P99887766" not in recorded.detail and "•••••7766" in recorded.detail
+    recorded = StaffAction.objects.filter(action="record ID and retry", outcome="done").get()
+    assert "P99887766" not in recorded.detail
+    assert "ID number •••••7766" in recorded.detail_words
+    assert "amount $4,500.00" in recorded.detail_words

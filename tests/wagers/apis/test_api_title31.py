@@ -31,7 +31,7 @@ def test_six_thousand_then_four_and_a_half_in_cash(
     on_floor, as_dealer, as_supervisor, as_compliance
 ):
     table = on_floor.table()
-    patron = make_player(name="Nadia Novak")
+    patron = make_player(name="Nadia Novak", identified=False)
     on_floor_seat = as_dealer.post(
         f"/api/tables/{table.pk}/seats/", {"seat": 1, "player": patron.pk}, format="json"
     )
@@ -100,7 +100,7 @@ def test_only_compliance_reads_the_log_and_marks_a_ctr_filed(
     on_floor, as_dealer, as_supervisor, as_compliance
 ):
     table = on_floor.table()
-    patron = make_player()
+    patron = make_player(identified=False)
     on_floor.seat(table, 1, patron)  # buys in 100000 in currency
     for path in ("/api/compliance/mtl/", "/api/compliance/ctrs/"):
         assert as_dealer.get(path).status_code == 403
@@ -140,7 +140,7 @@ def test_only_compliance_reads_the_log_and_marks_a_ctr_filed(
 )
 def test_the_threshold_is_over_ten_thousand_cash_in(on_floor, amounts, refused_at):
     table = on_floor.table(chip_unit_cents=100)
-    patron = make_player()
+    patron = make_player(identified=False)
     for index, amount in enumerate(amounts):
         call = lambda amount=amount: chips.buy_in(  # noqa: E731
             table_id=table.pk, player_id=patron.pk, amount=amount, currency=True,
@@ -156,7 +156,7 @@ def test_the_threshold_is_over_ten_thousand_cash_in(on_floor, amounts, refused_a
 
 def test_cash_in_and_out_are_apart_and_chips_without_currency_do_not_count(on_floor):
     table = on_floor.table()
-    patron = make_player()
+    patron = make_player(identified=False)
     by = on_floor.dealer
     chips.buy_in(table_id=table.pk, player_id=patron.pk, amount=900_000, currency=True, by=by)
     chips.buy_in(table_id=table.pk, player_id=patron.pk, amount=900_000, currency=False, by=by)
