@@ -268,6 +268,11 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Cardroom management API",
     "DESCRIPTION": "Ultimate Texas Hold'em played the California player-dealer way.",
     "VERSION": "0.1.0",
+    # Two lists answer a "kind" of their own: the barred list's and the review queue's.
+    "ENUM_NAME_OVERRIDES": {
+        "ExclusionKindEnum": "tables.models.ExclusionKind",
+        "ReviewKindEnum": "wagers.models.ReviewKind",
+    },
     # Self-hosted Swagger/Redoc assets: the cardroom network may not reach any CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -20,6 +20,8 @@ CAPABILITIES: dict[str, tuple[Role, ...]] = {
     "audit": (*SUPERVISE, *COMPLIANCE),  # the staff-action trail
     "reports": COMPLIANCE,  # request and download compliance reports
     "unlock_sign_ins": SUPERVISE,  # see the locked-out sign-ins and unlock one
+    "compliance": COMPLIANCE,  # Title 31: CTRs, the MTL, the review queue
+    "keep_list": (*SUPERVISE, *COMPLIANCE),  # bar, self-restrict, lift (docs/rules.md §3.8)
 }
 
 

@@ -1,7 +1,18 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import calculator, fees, options, pages, reports, sign_in, sign_ins, table, waitlists
+from .views import (
+    calculator,
+    compliance,
+    fees,
+    options,
+    pages,
+    reports,
+    sign_in,
+    sign_ins,
+    table,
+    waitlists,
+)
 
 app_name = "console"
 
@@ -26,6 +37,12 @@ urlpatterns = [
     path("players/<id:player_id>/tppp/", pages.edit_tppp_registration, name="player-tppp"),
     path("sign-ins/locked/", sign_ins.locked_sign_ins, name="locked-sign-ins"),
     path("sign-ins/locked/unlock/", sign_ins.unlock_sign_in, name="unlock-sign-in"),
+    path("compliance/", compliance.compliance, name="compliance"),
+    path("compliance/ctrs/filed/", compliance.ctr_filed, name="compliance-ctr-filed"),
+    path("compliance/reviews/close/", compliance.review_close, name="compliance-review-close"),
+    path("barred/", compliance.excluded, name="exclusions"),
+    path("barred/new/", compliance.exclude, name="exclusions-create"),
+    path("barred/lift/", compliance.lift, name="exclusions-lift"),
     path("audit/", pages.audit, name="audit"),
     path("audit/export/", pages.audit_export, name="audit-export"),
     path("waitlists/", waitlists.waitlist_page, name="waitlists"),

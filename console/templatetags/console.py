@@ -90,3 +90,9 @@ def hand_result(category, result) -> str:
         return HandResultChoice.FOLD.label
     label = HandResultChoice(result).label if result in HandResultChoice.values else words(result)
     return f"{words(category).capitalize()}: {label}" if category else label
+
+
+@register.filter
+def in_force(exclusion, day) -> bool:
+    """A barring or self-restriction in force on ``day`` (docs/rules.md §3.8)."""
+    return exclusion.in_force_on(day)
