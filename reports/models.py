@@ -22,6 +22,8 @@ class ReportType(models.TextChoices):
     CURRENCY = "currency", "Title 31 currency log"
     FEE_FILING = "fee_filing", "Fee schedule filing"
     ANOMALIES = "anomalies", "Player-dealer results against theo (anomalies)"
+    MTL = "mtl", "Multiple Transaction Log (Title 31)"
+    CTRS = "ctrs", "Currency Transaction Reports (Title 31)"
 
 
 class ReportStatus(models.TextChoices):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from reports.models import ReportType
 
-from . import anomalies, audit, banking, currency, fee_filing, rotation, table_activity
+from . import anomalies, audit, banking, currency, fee_filing, rotation, table_activity, title31
 from .document import Document
 from .parameters import Period
 
@@ -51,6 +51,23 @@ REGISTRY: dict[str, ReportKind] = {
         "player-dealer-anomalies",
         filters=anomalies.normalise_filters,
         describe=anomalies.filter_words,
+    ),
+    # Title 31 live (docs/rules.md §10.7): the records the chip services wrote.
+    "mtl": ReportKind(
+        title31.build_mtl,
+        ("csv", "pdf"),
+        False,
+        "multiple-transaction-log",
+        daily=False,
+        title=title31.MTL_TITLE,
+    ),
+    "ctrs": ReportKind(
+        title31.build_ctrs,
+        ("csv", "pdf"),
+        False,
+        "currency-transaction-reports",
+        daily=False,
+        title=title31.CTR_TITLE,
     ),
 }
 

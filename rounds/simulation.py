@@ -24,7 +24,7 @@ from rounds import services as rounds
 from rounds.strategy import flop_plays, preflop_plays, river_plays
 from tables.models import Player, Round, Table
 from tables.rules.cards import parse_card
-from tables.services import button, floor
+from tables.services import button, contracts, floor
 from wagers.services import chips, wagering
 from wagers.services.chips import chip_account
 from wagers.services.wagering import BetRequest
@@ -161,6 +161,14 @@ class Simulation:
                 if tppp
                 else None,
             )
+            if tppp:  # its contract with the cardroom: this table, any hour (§8.7)
+                contracts.record_contract(
+                    player_id=player.pk, table_ids=[table.pk],
+                    starts_on=(self.now - timedelta(days=1)).date(),
+                    ends_on=(self.now + timedelta(days=365)).date(),
+                    approved_on=(self.now - timedelta(days=1)).date(),
+                    approval_number=f"SIM-{name}", by=self.staff,
+                )  # fmt: skip
             floor.seat_player(table_id=table.pk, seat=seat, player_id=player.pk, by=self.staff)
             if tppp:
                 chips.fill(table_id=table.pk, player_id=player.pk, amount=TPPP_FILL, by=self.staff)

@@ -794,3 +794,54 @@ class Exclusion(models.Model):
         what = "barred" if self.kind == ExclusionKind.BARRED else "self-restricted"
         until = f"to {self.ends_on}" if self.ends_on else "until lifted"
         return f"{what} from {self.starts_on} {until}"
+
+
+class TPPPContract(models.Model):
+    """A TPPP's contract with the cardroom (docs/rules.md §8.7, ``tppp.contract``): the
+    tables it may play (none named: every table), the hours (none: any hour; an evening
+    contract may run past midnight), the dates, and the Bureau's approval. Never edited: a
+    renewal is a new contract."""
+
+    registration = models.ForeignKey(
+        TPPPRegistration, on_delete=models.PROTECT, related_name="contracts"
+    )
+    tables = models.ManyToManyField(Table, blank=True, related_name="+")
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    opens_at = models.TimeField(null=True, blank=True)
+    closes_at = models.TimeField(null=True, blank=True)
+    approved_on = models.DateField()
+    approval_number = models.CharField(max_length=64)
+    recorded_at = models.DateTimeField()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["starts_on", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=models.F("starts_on")), name="contract_ends_after_start"
+            ),
+            models.CheckConstraint(
+                condition=Q(opens_at__isnull=True, closes_at__isnull=True)
+                | Q(opens_at__isnull=False, closes_at__isnull=False),
+                name="contract_hours_both_or_neither",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration} contract {self.starts_on} to {self.ends_on}"
+
+    def covers_hour(self, moment_time) -> bool:
+        if self.opens_at is None:
+            return True
+        if self.opens_at <= self.closes_at:
+            return self.opens_at <= moment_time < self.closes_at
+        return moment_time >= self.opens_at or moment_time < self.closes_at  # past midnight
+
+    @property
+    def hours(self) -> str:
+        if self.opens_at is None:
+            return "any hour"
+        return f"{self.opens_at:%H:%M} to {self.closes_at:%H:%M}"

@@ -1245,3 +1245,27 @@ def exclusion_list(*, player_id: int | None = None, in_force_only: bool = False)
             Q(ends_on__isnull=True) | Q(ends_on__gte=day)
         )
     return rows.order_by("-recorded_at", "-id")
+
+
+# --- TPPP contracts (docs/rules.md §8.7) ---------------------------------------------------
+
+RENEWAL_NOTICE_DAYS = 90
+
+
+def contracts_to_renew(*, day: date | None = None) -> list:
+    """Each TPPP's latest contract ending within 90 days of ``day`` (today), not followed by a
+    later one: flagged for renewal on the compliance page."""
+    from tables.models import TPPPContract
+
+    day = day or today()
+    latest = {}
+    for contract in (
+        TPPPContract.objects.select_related("registration__player")
+        .filter(ends_on__gte=day)
+        .order_by("registration_id", "ends_on", "id")
+    ):
+        latest[contract.registration_id] = contract
+    horizon = day + timedelta(days=RENEWAL_NOTICE_DAYS)
+    return sorted(
+        (c for c in latest.values() if c.ends_on <= horizon), key=lambda c: (c.ends_on, c.pk)
+    )

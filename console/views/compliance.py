@@ -95,6 +95,7 @@ def compliance(request, status=200, **forms_in_error):
         "overdue": money_selectors.overdue_ctr_count(),
         "mtl": money_selectors.mtl_list(filters={"gaming_day": day.isoformat()}),
         "reviews": money_selectors.review_list(filters={"open": "true"}),
+        "renewals": floor_selectors.contracts_to_renew(),
         **forms_in_error,
     }
     return render(request, "console/compliance.html", context, status=status)

@@ -43,7 +43,7 @@ from tables.rules.rotation import tppp_excess
 from tables.rules.seats import require_seat
 from tables.selectors import active_round, exclusion_in_force, open_game
 
-from . import listing
+from . import contracts, listing
 from .locks import lock_table
 
 IDENTIFICATION_FIELDS = ("id_type", "id_number", "id_issued_by", "date_of_birth")
@@ -345,6 +345,7 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
                 field="player",
             )
         if badge:
+            contracts.require_contract(player, table, moment)  # docs/rules.md §8.7
             policy = table_options.rotation_policy(table_options.snapshot(table))
             breach = tppp_excess(1 + sum(1 for s in seated if s.is_tppp), policy)
             if breach is not None:

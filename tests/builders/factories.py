@@ -51,6 +51,15 @@ class TPPPRegistrationFactory(factory.django.DjangoModelFactory):
     badge_number = factory.Sequence(lambda n: f"TPPP-{n:04d}")
     badge_expires_on = factory.LazyFunction(lambda: timezone.localdate() + timedelta(days=365))
 
+    @factory.post_generation
+    def contract(self, create, extracted, **kwargs):
+        """A contract covering every table at any hour (docs/rules.md §8.7), unless
+        ``contract=False``."""
+        if create and extracted is not False:
+            from tests.builders.floor import any_day_contract
+
+            any_day_contract(self.player)
+
 
 class TableFactory(factory.django.DjangoModelFactory):
     """A table with the default options sheet (California 2026 rotation policy on)."""

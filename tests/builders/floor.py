@@ -147,9 +147,25 @@ def make_player(
             "badge_number": f"B-{number}",
             "badge_expires_on": expires,
         }
-    return floor.create_player(
+    player = floor.create_player(
         player_number=number, name=name or number, tppp=registration, **identification
     )
+    if tppp:
+        any_day_contract(player)
+    return player
+
+
+def any_day_contract(player: Player):
+    """A TPPP's contract covering every table at any hour for the years the tests run in
+    (docs/rules.md §8.7: a TPPP sits only within its contract)."""
+    from datetime import date
+
+    from tables.services.contracts import record_contract
+
+    return record_contract(
+        player_id=player.pk, starts_on=date(2000, 1, 1), ends_on=date(2099, 12, 31),
+        approved_on=date(2000, 1, 1), approval_number=f"GEGC-{player.player_number}",
+    )  # fmt: skip
 
 
 PATRON_BUY_IN = 1_000_000  # cents: far more than any test wagers
