@@ -21,6 +21,7 @@ from cardroom.clock import now
 from tables.models import (
     TPPP_REGISTRATION_FIELDS,
     ButtonOffer,
+    Exclusion,
     Game,
     Hand,
     HandDecision,
@@ -33,6 +34,7 @@ from tables.models import (
     Seating,
     Table,
     TableOptionChange,
+    TPPPContract,
     TPPPRegistration,
     TPPPRegistrationChange,
     Waitlist,
@@ -425,3 +427,22 @@ class TPPPRegistrationChangeAdmin(ReadOnlyAdmin):
     @admin.display(description="recorded")
     def recorded(self, change: TPPPRegistrationChange) -> str:
         return ", ".join(f"{what}: {new or '-'}" for what, _, new in change.differences())
+
+
+@admin.register(Exclusion)
+class ExclusionAdmin(ReadOnlyAdmin):
+    """The barred and self-restricted list (docs/rules.md §3.8), kept through the console."""
+
+    list_display = ["player", "kind", "starts_on", "ends_on", "recorded_by", "lifted_at"]
+    list_filter = ["kind"]
+    search_fields = ["player__name", "player__player_number"]
+    list_select_related = ["player", "recorded_by"]
+
+
+@admin.register(TPPPContract)
+class TPPPContractAdmin(ReadOnlyAdmin):
+    """TPPP contracts (docs/rules.md §8.7): a renewal is a new contract, never an edit."""
+
+    list_display = ["registration", "starts_on", "ends_on", "opens_at", "closes_at",
+                    "approval_number"]  # fmt: skip
+    list_select_related = ["registration"]

@@ -9,8 +9,12 @@ from wagers.models import (
     Account,
     Bet,
     CageSlip,
+    ComplianceReview,
+    CurrencyDay,
+    CurrencyTransactionReport,
     LedgerEntry,
     LedgerTransaction,
+    MtlEntry,
     PlayerDealerBank,
     RoundTheo,
     SettlementLine,
@@ -117,3 +121,31 @@ class RoundTheoAdmin(ReadOnlyAdmin):
         "recorded_at",
     ]
     list_select_related = ["round__table"]
+
+
+@admin.register(CurrencyDay)
+class CurrencyDayAdmin(ReadOnlyAdmin):
+    list_display = ["gaming_day", "player", "cash_in_cents", "cash_out_cents"]
+    search_fields = ["player__name", "player__player_number"]
+    list_select_related = ["player"]
+
+
+@admin.register(MtlEntry)
+class MtlEntryAdmin(ReadOnlyAdmin):
+    list_display = ["at", "gaming_day", "table", "player", "direction", "amount_cents",
+                    "identified"]  # fmt: skip
+    list_filter = ["direction", "identified"]
+    list_select_related = ["table", "player"]
+
+
+@admin.register(CurrencyTransactionReport)
+class CurrencyTransactionReportAdmin(ReadOnlyAdmin):
+    list_display = ["gaming_day", "player", "due_on", "filed_at", "filing_number"]
+    list_select_related = ["player"]
+
+
+@admin.register(ComplianceReview)
+class ComplianceReviewAdmin(ReadOnlyAdmin):
+    list_display = ["gaming_day", "player", "kind", "raised_at", "closed_at"]
+    list_filter = ["kind"]
+    list_select_related = ["player"]

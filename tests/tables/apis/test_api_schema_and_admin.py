@@ -22,7 +22,7 @@ from tables.models import (
     TPPPRegistration,
     TPPPRegistrationChange,
 )
-from tables.services import button, floor, waitlists
+from tables.services import button, exclusions, floor, waitlists
 from tests.builders.factories import PlayerFactory, TPPPRegistrationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -82,6 +82,10 @@ def some_history(on_floor, supervisor):
     waitlists.hold_seat(table_id=waitlist_table.pk, seat=2, by=supervisor)
     floor.update_player_identification(
         player_id=seated.pk, by=supervisor, changes={"id_type": "passport", "id_number": "X123456"}
+    )
+    # A barred patron (docs/rules.md §3.8).
+    exclusions.exclude(
+        player_id=PlayerFactory().pk, kind="barred", reason="a fight at Main 2", by=supervisor
     )
     return round_
 

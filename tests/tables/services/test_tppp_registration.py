@@ -18,7 +18,7 @@ from tables.models import (
 )
 from tables.services import floor
 from tests.builders.factories import PlayerFactory
-from tests.builders.floor import bring_chips, give_button, open_floor, start_round
+from tests.builders.floor import any_day_contract, bring_chips, give_button, open_floor, start_round
 
 pytestmark = pytest.mark.django_db
 
@@ -152,6 +152,7 @@ def test_a_renewed_badge_seats_the_tppp_and_it_banks_again(clock, staff):
         name="Rae Rowe",
         tppp={**REGISTERED, "badge_expires_on": TODAY - timedelta(days=1)},
     )
+    any_day_contract(tppp)  # its contract with the cardroom (§8.7) is not what is tested
     with pytest.raises(RuleError) as caught:
         floor.seat_player(table_id=f.table_id, seat=3, player_id=tppp.pk, by=staff.supervisor)
     assert caught.value.rule is Rule.TPPP_REGISTERED
