@@ -7,7 +7,6 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db import connection
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import get_template, render_to_string
@@ -40,10 +39,10 @@ def _floor_key(table_id: int, version: int, moment, seconds: int) -> str:
 
     The slices are staggered by table (a fifth of the tables start a new one each second
     at a 5 s poll), so the counters' minutes are never staler than the poll and no single
-    request re-renders the whole floor. The database's name keeps two floors sharing one
-    cache apart."""
+    request re-renders the whole floor. The key names the deployment (``sharedcache.key``),
+    so two floors sharing one cache are kept apart."""
     slice_ = (int(moment.timestamp()) + table_id % seconds) // seconds
-    return f"floor:{connection.settings_dict['NAME']}:{table_id}:{version}:{slice_}"
+    return sharedcache.key("floor", table_id, version, slice_)
 
 
 def floor_tables_html(request) -> str:

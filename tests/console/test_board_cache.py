@@ -202,11 +202,13 @@ def test_a_call_running_out_draws_the_panel_again_at_its_deadline(shared, staff,
     assert len(drawn) == 2 and "data-calling" not in html and "<li>Maria G.</li>" in html
 
 
-def test_another_rooms_panel_is_never_shown(shared, room, drawn, monkeypatch):
-    """Two rooms sharing one cache: each database's panels are its own."""
+@pytest.mark.parametrize("setting", ["HOST", "PORT", "NAME"])
+def test_another_rooms_panel_is_never_shown(shared, room, drawn, monkeypatch, setting):
+    """Two rooms sharing one cache: each database's panels are its own (the same key as the
+    floor map's parts, ``cardroom.sharedcache.key``)."""
     _poll()
     with monkeypatch.context() as patch:
-        patch.setitem(connection.settings_dict, "NAME", "another_cardroom")
+        patch.setitem(connection.settings_dict, setting, "another_cardroom")
         _poll()
     assert len(drawn) == 2
 
