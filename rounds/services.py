@@ -1,7 +1,7 @@
 """The round lifecycle (docs/rules.md §2-§7): one service function per step of a hand.
 
 Each step locks the table and reads the round with what the step needs of it (one statement
-on PostgreSQL: ``wagers.services.wagering.lock_round_state``), checks the state, moves it,
+on PostgreSQL: ``wagers.services.round_lock.lock_round_state``), checks the state, moves it,
 and records who and when, in one transaction. A hand starts when the floor's button gives it a
 player-dealer (``tables.services.button.take_position``), with the collection schedule in
 force frozen (``fees``); "no more bets" assesses the fees; decisions place the Plays; the
@@ -35,10 +35,12 @@ from wagers.models import PlayerDealerBank
 from wagers.rules.resolution import HandResult, dealer_qualifies, hand_result
 from wagers.rules.showdown import turned_face_up
 from wagers.services import wagering
+from wagers.services.round_lock import RoundState, lock_round_state
 from wagers.services.settlement import return_round_money, settle_round_money
 from wagers.services.theo import record_theo
-from wagers.services.wagering import RoundState, lock_round_state, place_plays
+from wagers.services.wagering import place_plays
 
+from . import sql
 from .selectors import STREET_OF_STATE, turned_up_words
 
 
@@ -51,7 +53,9 @@ def _move(round_: Round, to_state: State, by, moment=None, fields: Sequence[str]
     if to_state in (State.SETTLED, State.VOIDED):
         round_.ended_at = moment
     saved = ["state", "ended_at", *fields]
-    write = _move_in_one_statement if connection.vendor == "postgresql" else _move_with_orm
+    # On PostgreSQL one statement (``rounds.sql.move``), proved to write what the ORM's two
+    # write by tests/rounds/services/test_move_statement.py.
+    write = sql.move if connection.vendor == "postgresql" else _move_with_orm
     write(round_, from_state, by, moment, saved)
     return round_
 
@@ -61,29 +65,6 @@ def _move_with_orm(round_: Round, from_state: str, by, moment, saved: Sequence[s
         round=round_, from_state=from_state, to_state=round_.state, at=moment, by=by
     )
     round_.save(update_fields=saved)
-
-
-# A named hot-path writer (plain SQL, PostgreSQL): the transition's insert and the round's
-# update in one statement instead of two, writing exactly what the ORM's two write (proved by
-# tests/rounds/services/test_move_statement.py).
-_TRANSITION = RoundTransition._meta.db_table
-_MOVE_SQL = (
-    f'WITH moved AS (INSERT INTO "{_TRANSITION}" (round_id, from_state, to_state, at, by_id) '
-    f'VALUES (%s, %s, %s, %s, %s)) UPDATE "{Round._meta.db_table}" SET {{columns}} WHERE id = %s'
-)
-
-
-def _move_in_one_statement(
-    round_: Round, from_state: str, by, moment, saved: Sequence[str]
-) -> None:
-    fields = [Round._meta.get_field(name) for name in saved]
-    columns = ", ".join(f'"{field.column}" = %s' for field in fields)
-    values = [
-        field.get_db_prep_save(getattr(round_, field.attname), connection) for field in fields
-    ]
-    params = [round_.pk, from_state, round_.state, moment, by.pk if by else None, *values]
-    with connection.cursor() as cursor:
-        cursor.execute(_MOVE_SQL.format(columns=columns), [*params, round_.pk])
 
 
 def start_round(*, table_id: int, by) -> Round | Refused:

@@ -11,14 +11,14 @@ first) act on it, so the floor and the services can never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import cache
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-from django.db import DEFAULT_DB_ALIAS, connection, models
+from django.db import connection, models
 from django.db.models import (
     BigIntegerField,
     Count,
@@ -39,7 +39,9 @@ from cardroom.clock import now
 from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State, StateError
 from cardroom.filtering import filter_queryset
 from cardroom.money import dollar_range
+from cardroom.sql import row_loader
 from tables import options as table_options
+from tables import sql
 from tables.filters import GameFilter, OfferRoundFilter, PlayerFilter, SeatingFilter
 from tables.guards import no_game_error, round_in_play_error
 from tables.models import (
@@ -423,120 +425,27 @@ def _read_with_orm(table: Table, since: datetime | None) -> ButtonReads:
     )
 
 
-# A named hot-path reader (plain SQL, PostgreSQL): what ``_read_with_orm`` reads, in one
-# statement instead of seven or eight, each part a JSON column (rows as ``to_json`` gives
-# them, turned into the instances the ORM would load, related ones cached and the offers
-# prefetched as the ORM does). Proved to read exactly what the ORM reads, over the button's
-# states, by tests/tables/selectors/test_button_reads.py.
-#
-# The hands are the table's HISTORY_HANDS latest and, with ``since``, the open game's hands
-# started after it (each flagged): the table's latest round is the last of them, and, as a
-# table's rounds are numbered in order and a table has one open game at a time, the open
-# game's latest hand is that round when it belongs to the game.
-_BUTTON_SQL = """WITH g AS (
-    SELECT * FROM {game} WHERE "table_id" = %(table)s AND "ended_at" IS NULL
-    ORDER BY "opened_at", "id" LIMIT 1
-), o AS (
-    SELECT * FROM {offer_round} WHERE "game_id" = (SELECT "id" FROM g)
-    ORDER BY "started_at" DESC, "id" DESC LIMIT 1
-)
-SELECT
-    (SELECT json_agg(json_build_array(to_json(s), to_json(p)) ORDER BY s."seat")
-       FROM {seating} s JOIN {player} p ON p."id" = s."player_id"
-      WHERE s."table_id" = %(table)s AND s."left_at" IS NULL),
-    (SELECT to_json(g) FROM g),
-    (SELECT to_json(x) FROM {game} x WHERE x."table_id" = %(table)s
-      ORDER BY x."opened_at" DESC, x."id" DESC LIMIT 1),
-    (SELECT json_build_array(to_json(r), to_json(p))
-       FROM {round} r JOIN {player} p ON p."id" = r."player_dealer_id"
-      WHERE r."table_id" = %(table)s AND r."state" IN ({active}) ORDER BY r."number" LIMIT 1),
-    (SELECT json_build_array(to_json(o), to_json(u), r."id", r."state", (
-            SELECT json_agg(json_build_array(to_json(b), to_json(p), to_json(f), to_json(a))
-                            ORDER BY b."offered_at", b."id")
-              FROM {offer} b JOIN {player} p ON p."id" = b."player_id"
-              JOIN {user} f ON f."id" = b."offered_by_id"
-              LEFT JOIN {user} a ON a."id" = b."answered_by_id"
-             WHERE b."offer_round_id" = o."id"))
-       FROM o JOIN {user} u ON u."id" = o."started_by_id"
-       LEFT JOIN {round} r ON r."offer_round_id" = o."id"),
-    (SELECT json_agg(json_build_array(
-                h."id", h."game_id", h."started_at", h."player_dealer_seat", h."player_dealer_id",
-                h."player_dealer_is_tppp", h."tppps_seated", h."number", h."deck",
-                h."game_id" = (SELECT "id" FROM g) AND h."started_at" > %(since)s
-            ) ORDER BY h."number")
-       FROM {round} h
-      WHERE h."table_id" = %(table)s AND (
-            h."number" > COALESCE((SELECT n."number" FROM {round} n WHERE n."table_id" = %(table)s
-                                   ORDER BY n."number" DESC OFFSET {hands} LIMIT 1), 0)
-            OR (h."game_id" = (SELECT "id" FROM g) AND h."started_at" > %(since)s)))
-"""
-
-
-def json_row_loader(model: type[models.Model]) -> Callable[[dict], Any]:
-    """``model``'s rows as ``to_json`` gives them (keyed by column, times as ISO text, JSON
-    columns parsed) into the instances the ORM loads."""
-    columns = []
-    for column in model._meta.concrete_fields:
-        if isinstance(column, models.DateTimeField):
-            convert = datetime.fromisoformat
-        elif isinstance(column, models.DateField):
-            convert = date.fromisoformat
-        elif isinstance(column, _AS_JSON_GIVES):
-            convert = None
-        else:
-            convert = column.to_python
-        columns.append((column.column, convert))
-
-    def load(row: dict) -> models.Model:
-        values = [
-            row[name] if convert is None or row[name] is None else convert(row[name])
-            for name, convert in columns
-        ]
-        return model.from_db(DEFAULT_DB_ALIAS, None, values)
-
-    return load
-
-
-_AS_JSON_GIVES = (
-    models.BooleanField,
-    models.CharField,
-    models.ForeignKey,
-    models.IntegerField,
-    models.JSONField,
-    models.TextField,
-)
+# A named hot-path reader (plain SQL, PostgreSQL; the floor's SQL home: ``tables.sql.
+# button_reads``): what ``_read_with_orm`` reads, in one statement instead of seven or eight,
+# each part a JSON column, turned into the instances the ORM would load (``cardroom.sql.
+# load``), related ones cached and the offers prefetched as the ORM does. Proved to read
+# exactly what the ORM reads, over the button's states, by tests/tables/selectors/
+# test_button_reads.py.
 
 
 @cache
-def _one_statement() -> tuple[str, SimpleNamespace]:
-    """The statement and its row loaders (built once, the models being ready)."""
+def _loaders() -> SimpleNamespace:
+    """The row loaders (built once, the models being ready)."""
     user = ButtonOffer._meta.get_field("offered_by").related_model
-    sql = _BUTTON_SQL.format(
-        **{
-            name: f'"{model._meta.db_table}"'
-            for name, model in [
-                ("game", Game),
-                ("offer_round", OfferRound),
-                ("seating", Seating),
-                ("player", Player),
-                ("round", Round),
-                ("offer", ButtonOffer),
-                ("user", user),
-            ]
-        },
-        active=", ".join(f"'{state.value}'" for state in ACTIVE_ROUND_STATES),
-        hands=HISTORY_HANDS,
+    return SimpleNamespace(
+        seating=row_loader(Seating),
+        player=row_loader(Player),
+        game=row_loader(Game),
+        round=row_loader(Round),
+        offer_round=row_loader(OfferRound),
+        offer=row_loader(ButtonOffer),
+        user=row_loader(user),
     )
-    loaders = SimpleNamespace(
-        seating=json_row_loader(Seating),
-        player=json_row_loader(Player),
-        game=json_row_loader(Game),
-        round=json_row_loader(Round),
-        offer_round=json_row_loader(OfferRound),
-        offer=json_row_loader(ButtonOffer),
-        user=json_row_loader(user),
-    )
-    return sql, loaders
 
 
 def _cache(instance: models.Model, name: str, related: models.Model | None) -> None:
@@ -545,10 +454,10 @@ def _cache(instance: models.Model, name: str, related: models.Model | None) -> N
 
 
 def _read_in_one_statement(table: Table, since: datetime | None) -> ButtonReads:
-    sql, load = _one_statement()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, {"table": table.pk, "since": since})
-        seated_rows, game_row, last_game_row, active_row, offer_row, hand_rows = cursor.fetchone()
+    load = _loaders()
+    seated_rows, game_row, last_game_row, active_row, offer_row, hand_rows = sql.button_reads(
+        table.pk, since, hands=HISTORY_HANDS
+    )
     sitting = []
     for seating_row, player_row in seated_rows or ():
         seating = load.seating(seating_row)

@@ -24,7 +24,8 @@ from wagers.rules.showdown import SeatHand, play_out
 from wagers.rules.wagers import Stakes
 
 from .ledger import Posting, legs_of, post_all
-from .wagering import RoundState, round_accounts_of
+from .round_lock import RoundState
+from .wagering import round_accounts_of
 
 
 def _stakes(bet: Bet) -> Stakes:

@@ -9,8 +9,7 @@ accounts in the same transaction.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from django.db import transaction
 
@@ -19,10 +18,9 @@ from cardroom.errors import Rule, RuleError, State, StateError
 from cardroom.money import dollars
 from tables import options as table_options
 from tables.guards import check_admission, require_state
-from tables.models import Hand, HandDecision, Player, Round, Seating, Table
-from tables.services.locks import Read, from_json_row, json_row, lock_round_reading
+from tables.models import Hand, Player, Round
+from tables.sql import Read
 from wagers.models import (
-    CHIP_ACCOUNT_KINDS,
     Account,
     AccountKind,
     Bet,
@@ -35,172 +33,7 @@ from wagers.rules.validation import validate_bank, validate_opening_wagers
 from wagers.rules.wagers import OPENING_SQUARES, SEAT_BETTOR, Stakes, bettor_label
 
 from .ledger import Posting, legs_of, post, post_all
-
-# --- The round as a round-locking call reads it, with the lock ---------------------------------
-#
-# A named hot-path reader: on PostgreSQL each read below is a part of the lock's statement
-# (``tables.services.locks.lock_round_reading``), proved equal to its ORM read (SQLite's)
-# by tests/rounds/services/test_round_state.py. Every one reads rows whose every writer
-# holds the table's lock: the round's hands, decisions, bets, bank and own accounts (the
-# round's services), the chip accounts at its table (buy-ins, cash-outs, fills, credits,
-# carries and a table's closing lock that table; wagers, plays, fees, waivers, settlement
-# and voids lock the round's), the seats (the floor's seating services lock the table).
-# Nothing else is read so: a player's name (its correction locks the player, and only the
-# table where the player sits) is read when a refusal names it, not before.
-
-
-def _rows(model) -> Callable[[Any], list]:
-    """Rows of ``model`` (``json_row``, aggregated: none is NULL)."""
-    return lambda rows: [from_json_row(model, row) for row in rows or ()]
-
-
-def _with_account(model) -> Callable[[Any], list]:
-    """Rows of ``model`` each read with its account: ``[row, account row]``."""
-
-    def load(pairs):
-        loaded = []
-        for row, account in pairs or ():
-            instance = from_json_row(model, row)
-            instance.account = from_json_row(Account, account)
-            loaded.append(instance)
-        return loaded
-
-    return load
-
-
-_HAND, _DECISION = Hand._meta.db_table, HandDecision._meta.db_table
-_BET, _BANK, _ACCOUNT = Bet._meta.db_table, PlayerDealerBank._meta.db_table, Account._meta.db_table
-_CHIP_KINDS = ", ".join(f"'{kind.value}'" for kind in CHIP_ACCOUNT_KINDS)
-
-_HANDS = Read(
-    f'(SELECT json_agg({json_row(Hand, "h")} ORDER BY "h"."seat") FROM "{_HAND}" AS "h" '
-    'WHERE "h"."round_id" = "r"."id")',
-    lambda round_: list(Hand.objects.filter(round_id=round_.pk).order_by("seat")),
-    _rows(Hand),
-)
-_DECISIONS = Read(
-    f'(SELECT json_agg({json_row(HandDecision, "d")} ORDER BY "d"."id") FROM "{_DECISION}" '
-    f'AS "d" JOIN "{_HAND}" AS "h" ON "h"."id" = "d"."hand_id" WHERE "h"."round_id" = "r"."id")',
-    lambda round_: list(HandDecision.objects.filter(hand__round_id=round_.pk).order_by("id")),
-    _rows(HandDecision),
-)
-_BETS = Read(
-    f"(SELECT json_agg(json_build_array({json_row(Bet, 'b')}, {json_row(Account, 'a')}) "
-    f'ORDER BY "h"."seat", "b"."bettor") FROM "{_BET}" AS "b" '
-    f'JOIN "{_HAND}" AS "h" ON "h"."id" = "b"."hand_id" '
-    f'JOIN "{_ACCOUNT}" AS "a" ON "a"."id" = "b"."account_id" WHERE "h"."round_id" = "r"."id")',
-    lambda round_: list(
-        Bet.objects.filter(hand__round_id=round_.pk)
-        .select_related("account")
-        .order_by("hand__seat", "bettor")
-    ),
-    _with_account(Bet),
-)
-_BANK_READ = Read(
-    f"(SELECT json_build_array(json_build_array({json_row(PlayerDealerBank, 'k')}, "
-    f'{json_row(Account, "a")})) FROM "{_BANK}" AS "k" '
-    f'JOIN "{_ACCOUNT}" AS "a" ON "a"."id" = "k"."account_id" WHERE "k"."round_id" = "r"."id")',
-    lambda round_: list(
-        PlayerDealerBank.objects.filter(round_id=round_.pk).select_related("account")
-    ),
-    _with_account(PlayerDealerBank),
-)
-_ROUND_ACCOUNTS = Read(
-    f'(SELECT json_agg({json_row(Account, "a")} ORDER BY "a"."id") FROM "{_ACCOUNT}" AS "a" '
-    'WHERE "a"."round_id" = "r"."id")',
-    lambda round_: list(Account.objects.filter(round_id=round_.pk).order_by("id")),
-    _rows(Account),
-)
-_CHIPS = Read(
-    f'(SELECT json_agg({json_row(Account, "a")} ORDER BY "a"."id") FROM "{_ACCOUNT}" AS "a" '
-    f'WHERE "a"."table_id" = "r"."table_id" AND "a"."kind" IN ({_CHIP_KINDS}) '
-    'AND "a"."closed_at" IS NULL)',
-    lambda round_: list(
-        Account.objects.filter(
-            table_id=round_.table_id, kind__in=CHIP_ACCOUNT_KINDS, closed_at__isnull=True
-        ).order_by("id")
-    ),
-    _rows(Account),
-)
-_SEATED = Read(
-    f'(SELECT json_agg({json_row(Seating, "s")} ORDER BY "s"."seat") '
-    f'FROM "{Seating._meta.db_table}" AS "s" '
-    'WHERE "s"."table_id" = "r"."table_id" AND "s"."left_at" IS NULL)',
-    lambda round_: list(
-        Seating.objects.filter(table_id=round_.table_id, left_at__isnull=True).order_by("seat")
-    ),
-    _rows(Seating),
-)
-
-
-@dataclass
-class RoundState:
-    """A round as a round-locking call reads it with the lock (``lock_round_state``)."""
-
-    table: Table
-    round: Round
-    hands: list[Hand]  # by seat, each with its round
-    decisions: dict[int, list[HandDecision]] = field(default_factory=dict)  # by hand id
-    bets: list[Bet] = field(default_factory=list)  # by seat, bettor: with hand and account
-    bank: PlayerDealerBank | None = None  # with its account
-    accounts: dict[str, Account] = field(default_factory=dict)  # the round's own, by kind
-    chips: dict[int, Account] = field(default_factory=dict)  # open at the table, by player
-    seated: dict[int, Seating] = field(default_factory=dict)  # by seat
-    also: dict[str, Any] = field(default_factory=dict)  # the caller's own reads, by name
-
-
-def lock_round_state(
-    round_id: int,
-    *,
-    decisions: bool = False,
-    bets: bool = False,
-    bank: bool = False,
-    accounts: bool = False,
-    chips: bool = False,
-    seated: bool = False,
-    also: Mapping[str, Read] | None = None,
-) -> RoundState:
-    """Lock a round's table and read the round with its hands, and what the call asks for:
-    the hands' decisions, the bets, the bank, the round's own accounts, the chips at its
-    table, the seats, and the caller's ``also`` reads; one statement on PostgreSQL
-    (``lock_round_reading``)."""
-    asked = {
-        "hands": (True, _HANDS),
-        "decisions": (decisions, _DECISIONS),
-        "bets": (bets, _BETS),
-        "bank": (bank, _BANK_READ),
-        "accounts": (accounts, _ROUND_ACCOUNTS),
-        "chips": (chips, _CHIPS),
-        "seated": (seated, _SEATED),
-    }
-    reads = {name: read for name, (wanted, read) in asked.items() if wanted}
-    own = dict(also or {})
-    table, round_, read = lock_round_reading(round_id, {**reads, **own})
-    hands = read["hands"]
-    by_id = {}
-    for hand in hands:
-        hand.round = round_
-        by_id[hand.pk] = hand
-    made: dict[int, list[HandDecision]] = {}
-    for decision in read.get("decisions", ()):
-        made.setdefault(decision.hand_id, []).append(decision)
-    placed = read.get("bets", [])
-    for bet in placed:
-        bet.hand = by_id[bet.hand_id]
-    banked = read.get("bank", [])
-    return RoundState(
-        table=table,
-        round=round_,
-        hands=hands,
-        decisions=made,
-        bets=placed,
-        bank=banked[0] if banked else None,
-        accounts={account.kind: account for account in read.get("accounts", ())},
-        chips={account.player_id: account for account in read.get("chips", ())},
-        seated={seating.seat: seating for seating in read.get("seated", ())},
-        also={name: read[name] for name in own},
-    )
-
+from .round_lock import RoundState, lock_round_state
 
 ROUND_ACCOUNT_KINDS = (AccountKind.ROUND_WAGERS, AccountKind.ROUND_BANK)
 
