@@ -296,11 +296,37 @@ ACTIVE_ROUND_STATES = ROUND_STATES[:6]
 FINISHED_ROUND_STATES = ROUND_STATES[6:]
 
 
+@dataclass(frozen=True)
+class Row:
+    """Where an input is in a list of rows a service was given: row ``index`` of the list
+    ``name`` (``bets``, ``decisions``) of ``rows`` rows. The one home of a row's field path,
+    in the services' words and in the API's."""
+
+    name: str
+    index: int
+    rows: int
+
+    def field(self, inner: str = "") -> str:
+        """The services' words (commands, the console): ``bets[2].ante``; one row alone is
+        named by its field only (``ante``)."""
+        if self.rows == 1:
+            return inner
+        where = f"{self.name}[{self.index}]"
+        return f"{where}.{inner}" if inner else where
+
+    def path(self, inner: str = "") -> str:
+        """The API's, as the input's own errors name a row: ``bets.2.ante`` (one row alone
+        is row 0: ``bets.0.ante``)."""
+        return f"{self.name}.{self.index}" + (f".{inner}" if inner else "")
+
+
 class RuleError(ValueError):
     """A rule was broken (400): the message, the ``Rule``, and the input that broke it.
 
     ``field`` names the input (a form field, a JSON path such as ``seats[0].hole``) so the
-    API answers with the field and the calculator points at the offending value.
+    API answers with the field and the calculator points at the offending value. A refusal
+    of one row of a list also knows the row (``row``) and its field within the row
+    (``inner``): ``at_row``.
     """
 
     def __init__(self, message: str, *, rule: Rule, field: str | None = None) -> None:
@@ -308,6 +334,15 @@ class RuleError(ValueError):
         self.message = message
         self.rule = Rule(rule)
         self.field = field
+        self.row: Row | None = None
+        self.inner = field
+
+    def at_row(self, row: Row) -> RuleError:
+        """The same error, attributed to ``row`` (its field, if any, within the row)."""
+        inner = self.field or ""
+        error = RuleError(self.message, rule=self.rule, field=row.field(inner) or None)
+        error.row, error.inner = row, inner
+        return error
 
     def with_field(self, field: str) -> RuleError:
         """The same error, attributed to ``field`` (prefixing any inner field)."""

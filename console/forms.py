@@ -87,8 +87,8 @@ def _chip_attrs(field: forms.Field, table: Table, *, limits: bool) -> None:
     field.widget.attrs.update({"step": str(unit), "inputmode": "decimal", "min": "0"})
     if limits:
         field.widget.attrs["max"] = str(Decimal(table.maximum_cents) / 100)
-        low, high = Decimal(table.minimum_cents) / 100, Decimal(table.maximum_cents) / 100
-        field.help_text = f"${low:.2f} to ${high:.2f}, in ${unit:.2f} chips"
+        low, high, chip = table.minimum_cents, table.maximum_cents, table.chip_unit_cents
+        field.help_text = f"{dollars(low)} to {dollars(high)}, in {dollars(chip)} chips"
 
 
 class RoundForm(forms.Form):

@@ -24,6 +24,7 @@ from cardroom import csvsafe
 from cardroom.money import dollar_range, dollars
 from fees.models import FeeScheduleVersion
 from fees.rules.schedule import Basis
+from wagers.rules.wagers import OPENING_WAGERS
 
 COLUMNS = (
     "Table Limit",
@@ -34,7 +35,6 @@ COLUMNS = (
     "Player-Dealer Fee On Total Table Action",
 )
 IDENTITY = ("Table", "Schedule", "Version", "Effective")
-SQUARE_NAMES = {"ante": "Ante", "blind": "Blind", "trips": "Trips", "bad_beat": "Bad Beat"}
 WHEN_COLLECTED = (
     'Fees are assessed when the house dealer calls "no more bets", from the wagers then on '
     "the layout and the schedule in force when the hand started, and are collected and "
@@ -82,7 +82,8 @@ def squares_note(version: FeeScheduleVersion) -> str:
 
 
 def square_names(squares: Sequence[str]) -> list[str]:
-    return [SQUARE_NAMES[s] for s in SQUARE_NAMES if s in squares]
+    """The squares' names as the layout says them (``WagerKind.label``), in the layout's order."""
+    return [kind.label for kind in OPENING_WAGERS if kind.value in squares]
 
 
 def local_iso(moment) -> str:

@@ -19,13 +19,13 @@ from collections.abc import Mapping, Sequence
 from django.db import connection, transaction
 
 from cardroom.clock import now
-from cardroom.errors import Refused, Rule, RuleError, State, StateError
+from cardroom.errors import Refused, Row, Rule, RuleError, State, StateError
 from fees.services import assessment as fee_assessment
 from tables import options as table_options
 from tables.guards import require_state
-from tables.models import DealMode, Hand, HandDecision, Round, RoundTransition
+from tables.models import DealMode, Hand, HandDecision, Round, RoundTransition, decision_record
 from tables.rules.cards import ensure_keyed_once, format_cards, parse_card, parse_keyed_cards
-from tables.rules.decisions import STREET_ORDER, Action, Decision, DecisionRecord, Street
+from tables.rules.decisions import Action, Decision, DecisionRecord, Street
 from tables.rules.deck import deal as deal_cards
 from tables.rules.deck import shuffled_deck
 from tables.rules.hands import evaluate
@@ -187,18 +187,8 @@ def deal(*, round_id: int, by, entry: object = None, rng: random.Random | None =
 
 def _records(state: RoundState) -> list[tuple[Hand, DecisionRecord]]:
     """The round's hands by seat, each with its decisions as the rules see them (read with
-    the lock, ``lock_round_state(decisions=True)``): a hand decides at most once a street (a
-    database constraint), and the streets' order is the order they were made in."""
-    records = []
-    for hand in state.hands:
-        made = {decision.street: decision for decision in state.decisions.get(hand.pk, ())}
-        decisions = [
-            Decision(street, Action(made[street.value].action), made[street.value].multiple)
-            for street in STREET_ORDER
-            if street.value in made
-        ]
-        records.append((hand, DecisionRecord(tuple(decisions))))
-    return records
+    the lock, ``lock_round_state(decisions=True)``; ``tables.models.decision_record``)."""
+    return [(hand, decision_record(state.decisions.get(hand.pk, ()))) for hand in state.hands]
 
 
 def decide(*, round_id: int, seat: int, action: str, multiple: int = 0, by) -> HandDecision:
@@ -223,13 +213,13 @@ def decide_street(
         street = STREET_OF_STATE[State(round_.state)]
         records = {hand.seat: (hand, record) for hand, record in _records(state)}
         moment = now()
-        created, plays, play_fields = [], [], {}
+        created, plays, play_rows = [], [], {}
         for index, (seat, action, multiple) in enumerate(decisions):
-            where = "" if len(decisions) == 1 else f"decisions[{index}]."
+            row = Row("decisions", index, len(decisions))
             if seat not in records:
                 raise RuleError(
-                    f"seat {seat} is not in this hand", rule=Rule.DECISIONS, field=f"{where}seat"
-                )
+                    f"seat {seat} is not in this hand", rule=Rule.DECISIONS, field="seat"
+                ).at_row(row)
             hand, record = records[seat]
             try:
                 decision = Decision(street, Action(action), multiple)
@@ -237,12 +227,12 @@ def decide_street(
                 raise RuleError(
                     f"{action!r} is not a decision (check, play or fold)",
                     rule=Rule.DECISIONS,
-                    field=f"{where}action",
-                ) from None
+                    field="action",
+                ).at_row(row) from None
             try:
                 records[seat] = (hand, record.then(decision, round_.options["preflop_multiples"]))
             except RuleError as error:
-                raise (error.with_field(where.rstrip(".")) if where else error) from None
+                raise error.at_row(row) from None
             created.append(
                 HandDecision(
                     hand=hand,
@@ -255,9 +245,9 @@ def decide_street(
             )
             if decision.action is Action.PLAY:
                 plays.append((hand, multiple))
-                play_fields[hand.pk] = f"{where}multiple"
+                play_rows[hand.pk] = row
         if plays:
-            place_plays(state, plays, by=by, fields=play_fields)
+            place_plays(state, plays, by=by, rows=play_rows)
         return HandDecision.objects.bulk_create(created)
 
 

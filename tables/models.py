@@ -7,6 +7,8 @@ the rules themselves in ``tables/rules/`` (no Django). Rows that are history
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
@@ -564,8 +566,7 @@ class Hand(models.Model):
     def decision_record(self) -> DecisionRecord:
         """The hand's decisions as the rules see them, in the order they were made (reads
         ``decisions`` once; prefetch them for many hands)."""
-        made = sorted(self.decisions.all(), key=lambda decision: decision.pk)
-        return DecisionRecord(tuple(decision.as_rule() for decision in made))
+        return decision_record(self.decisions.all())
 
 
 class HandDecision(models.Model):
@@ -589,6 +590,14 @@ class HandDecision(models.Model):
 
     def as_rule(self) -> Decision:
         return Decision(Street(self.street), Action(self.action), self.multiple)
+
+
+def decision_record(decisions: Iterable[HandDecision]) -> DecisionRecord:
+    """A hand's decisions (its rows, however read) as the rules see them, in the order they
+    were made: by id (a hand decides at most once a street, a database constraint, and the
+    streets in their order); the one home of a hand's decision record."""
+    made = sorted(decisions, key=lambda decision: decision.pk)
+    return DecisionRecord(tuple(decision.as_rule() for decision in made))
 
 
 def reached_showdown(round_ref: str = "pk") -> Exists:

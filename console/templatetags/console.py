@@ -3,7 +3,6 @@ from decimal import Decimal
 from django import template
 
 from cardroom import money
-from fees.filing import SQUARE_NAMES
 from tables.models import HandResultChoice
 from tables.rules.counters import one_decimal
 from wagers.rules.theo import std_devs_text
@@ -80,7 +79,7 @@ def bettor(label) -> str:
 @register.filter
 def squares(names) -> str:
     """Betting squares as the layout names them: ["ante", "bad_beat"] -> "Ante, Bad Beat"."""
-    return ", ".join(SQUARE_NAMES.get(name, words(name)) for name in names or ())
+    return ", ".join(wager(name) for name in names or ())
 
 
 @register.filter

@@ -8,8 +8,6 @@ street's decisions may be sent in one call (``decisions/street/``).
 
 from __future__ import annotations
 
-import re
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -31,7 +29,7 @@ from cardroom.api import (
     write_answer,
     write_schema,
 )
-from cardroom.errors import Refused, RuleError
+from cardroom.errors import Refused, Row, RuleError
 from rounds import selectors
 from rounds import services as rounds
 from rounds.filters import RoundFilter
@@ -78,17 +76,15 @@ def round_answer(request, round_id: int, state: str, code: int = status.HTTP_200
 
 def row_error(error: RuleError, name: str, rows: int) -> RuleError:
     """A service's refusal of one row of the list ``name`` (``decisions``, ``bets``) of
-    ``rows`` rows, naming the row as the input's own errors do (``decisions.2.action``): the
-    services name it ``decisions[2].action`` when given several rows; one row alone is row 0."""
-    field = error.field or ""
-    if match := re.fullmatch(rf"{re.escape(name)}\[(\d+)\]\.?(.*)", field):
-        index, field = int(match[1]), match[2]
-    elif rows == 1:
-        index = 0
-    else:
-        return error
-    where = f"{name}.{index}" + (f".{field}" if field else "")
-    return RuleError(error.message, rule=error.rule, field=where)
+    ``rows`` rows, naming the row as the input's own errors do (``decisions.2.action``,
+    ``cardroom.errors.Row.path``); one row alone is row 0."""
+    if error.row is not None:
+        return RuleError(error.message, rule=error.rule, field=error.row.path(error.inner or ""))
+    if rows == 1:
+        return RuleError(
+            error.message, rule=error.rule, field=Row(name, 0, 1).path(error.field or "")
+        )
+    return error
 
 
 def list_of(serializer: serializers.Serializer, *, most: int, **kwargs) -> serializers.ListField:

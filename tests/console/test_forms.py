@@ -453,3 +453,16 @@ def test_unseating_a_player_with_chips_asks_what_becomes_of_them(as_user, card_t
     seating = Seating.objects.get(table=card_table.table, seat=1)
     assert seating.left_at is not None
     assert chips_of(seating.player, card_table.table) == 0
+
+
+def test_a_wager_fields_limits_are_in_the_words_of_the_refusals():
+    """The help under an amount field writes dollars as a refusal does ("$1,000.00")."""
+    from django import forms as django_forms
+
+    from console.forms import _chip_attrs
+    from tables.models import Table
+
+    field = django_forms.DecimalField()
+    table = Table(minimum_cents=2_500, maximum_cents=100_000, chip_unit_cents=50)
+    _chip_attrs(field, table, limits=True)
+    assert field.help_text == "$25.00 to $1,000.00, in $0.50 chips"

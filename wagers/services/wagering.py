@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from cardroom.clock import now
-from cardroom.errors import Rule, RuleError, State, StateError
+from cardroom.errors import Row, Rule, RuleError, State, StateError
 from cardroom.money import dollars
 from tables import options as table_options
 from tables.guards import check_admission, require_state
@@ -155,11 +155,10 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
         players = {p.pk: p for p in Player.objects.filter(pk__in=behind).select_related("tppp")}
         placed: list[tuple[BetRequest, int, int]] = []  # request, bettor number, player id
         for index, request in enumerate(bets):
-            where = "" if len(bets) == 1 else f"bets[{index}]"
             try:
                 placed.append(_admit(request, round_, options, seated, hands, wagered, players))
             except RuleError as error:
-                raise (error.with_field(where) if where else error) from None
+                raise error.at_row(Row("bets", index, len(bets))) from None
         accounts = {
             player_id: state.chips[player_id]
             for _, _, player_id in placed
@@ -176,8 +175,8 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
                         f"wagers of {dollars(spent[player_id])} are more than the bettor's "
                         f"{dollars(balance)} in chips at the table",
                         rule=Rule.CHIPS_IN_FRONT,
-                        field=kind if len(bets) == 1 else f"bets[{index}].{kind}",
-                    )
+                        field=kind,
+                    ).at_row(Row("bets", index, len(bets)))
         new_hands = Hand.objects.bulk_create(
             [
                 Hand(round=round_, seat=r.seat, player_id=seated[r.seat].player_id, joined_at=now())
@@ -288,14 +287,14 @@ def place_plays(
     plays: Sequence[tuple[Hand, int]],
     *,
     by,
-    fields: Mapping[int, str] | None = None,
+    rows: Mapping[int, Row] | None = None,
 ) -> None:
     """The Plays of hands (a multiple of the Ante each) and of their backline bettors.
 
     Called by the decision service, inside its transaction and under its lock, with the
     round's money it read with the lock (``lock_round_state``). A Play the chips do not
-    cover is refused on the field ``fields`` gives its hand (by id; ``multiple`` otherwise),
-    so the caller's refusal names the decision's row.
+    cover is refused on its ``multiple``, in the row ``rows`` gives its hand (by id), so the
+    caller's refusal names the decision's row.
     """
     round_ = state.round
     multiples = {hand.pk: (hand, multiple) for hand, multiple in plays}
@@ -309,12 +308,14 @@ def place_plays(
             continue  # a Trips-only backline bettor has no Play
         if not play_covered(bet.ante_cents, multiple, bet.account.balance_cents):
             who = "the seated player" if bet.bettor == 0 else f"backline bettor {bet.player.name}"
-            raise RuleError(
+            error = RuleError(
                 f"seat {hand.seat}: a Play of {dollars(play)} is more than {who}'s "
                 f"{dollars(bet.account.balance_cents)} in chips",
                 rule=Rule.CHIPS_IN_FRONT,
-                field=(fields or {}).get(hand.pk, "multiple"),
+                field="multiple",
             )
+            row = (rows or {}).get(hand.pk)
+            raise error.at_row(row) if row else error
         bet.play_cents = play
         postings.append(
             Posting(
