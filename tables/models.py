@@ -15,6 +15,9 @@ from django.db.models import Exists, OuterRef, Q
 
 from cardroom.errors import ACTIVE_ROUND_STATES, ROUND_STATES, State
 from cardroom.money import dollar_range
+from games.catalog import CHOICES as GAME_CHOICES
+from games.catalog import DEFAULT_GAME, listing
+from games.interface import Listing
 from tables.rules.decisions import (
     DEFAULT_PREFLOP_MULTIPLES,
     Action,
@@ -24,12 +27,14 @@ from tables.rules.decisions import (
 )
 from tables.rules.identity import board_name, masked
 from tables.rules.rotation import BankedHand
-from tables.rules.seats import SEATS, seat_label
+from tables.rules.seats import MOST_SEATS, SEAT_COUNT, seat_label, seat_numbers
 from tables.rules.visibility import CardKind, card_visible
 from tables.rules.waitlist import Kind as WaitlistKind
 from tables.rules.waitlist import PassOver
 
-SEAT_NUMBERS = [(seat, seat_label(seat)) for seat in SEATS]
+# Every seat any table may have (a table's own count is its ``seat_count``, checked by the
+# floor's services against its game's seat counts).
+SEAT_NUMBERS = [(seat, seat_label(seat)) for seat in seat_numbers(MOST_SEATS)]
 ROUND_STATE_CHOICES = [(state.value, state.label) for state in ROUND_STATES]
 
 
@@ -168,9 +173,16 @@ class DealMode(models.TextChoices):
 
 
 class Table(models.Model):
-    """A six-seat table and its options sheet (changed only between rounds, every change logged)."""
+    """A table of one game and its options sheet (changed only between rounds, every change
+    logged). The game is chosen when the table is created and never changes."""
 
     name = models.CharField(max_length=64, unique=True)
+    game = models.CharField(max_length=32, choices=GAME_CHOICES, default=DEFAULT_GAME)
+    # The seats, 1 to ``seat_count`` (Ultimate Texas Hold'em 6; EZ Baccarat 6 to 9).
+    seat_count = models.PositiveSmallIntegerField(default=SEAT_COUNT)
+    # The options that are the game's alone (``games.interface.Game.own_options``) but are
+    # no column of their own: EZ Baccarat's decks, pays, cut card and side wagers' maximum.
+    game_options = models.JSONField(default=dict, blank=True)
     minimum_cents = models.PositiveIntegerField(default=500)
     maximum_cents = models.PositiveIntegerField(default=50_000)
     chip_unit_cents = models.PositiveIntegerField(default=100)
@@ -210,10 +222,20 @@ class Table(models.Model):
                 condition=Q(max_consecutive_hands__gte=1, max_consecutive_hands__lte=2),
                 name="table_consecutive_hands_at_most_two",
             ),
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=2, seat_count__lte=MOST_SEATS),
+                name="table_seat_count_2_to_9",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def game_listing(self) -> Listing:
+        """The table's game as the floor sees it (``games.catalog``): its name, its seats, its
+        own options."""
+        return listing(self.game)
 
 
 class TableOptionChange(models.Model):
@@ -264,7 +286,7 @@ class Seating(models.Model):
                 fields=["player"], condition=Q(left_at__isnull=True), name="one_seat_per_player"
             ),
             models.CheckConstraint(
-                condition=Q(seat__gte=1, seat__lte=6), name="seat_number_1_to_6"
+                condition=Q(seat__gte=1, seat__lte=MOST_SEATS), name="seat_number_1_to_9"
             ),
         ]
 

@@ -367,7 +367,7 @@ def _next_offer(
         asked = set()
     by_seat = {s.seat: s for s in sitting}
     passed = []
-    for seat in offer_order(by_seat, start_seat):
+    for seat in offer_order(by_seat, start_seat, seat_count=policy.seat_count):
         seating = by_seat[seat]
         if seating.player_id in asked:
             continue
@@ -582,7 +582,9 @@ def _decided(table: Table, policy: RotationPolicy, reads: ButtonReads) -> Button
         )
         return ButtonState(state=State.OFFER_PENDING, status=status, **context)
     last = reads.last
-    start = offers_start_at(last.seat if last else None, game.first_offer_seat)
+    start = offers_start_at(
+        last.seat if last else None, game.first_offer_seat, seat_count=policy.seat_count
+    )
     next_offer = _next_offer(offer_round, start, sitting, history, policy)
     context["next_offer"] = next_offer
     if offer_round is not None and offer_round.status == OfferRoundStatus.OPEN:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from cardroom.errors import Rule, RuleError
 
 SEAT_COUNT = 6
+MOST_SEATS = 9  # the most seats a table of any game has (EZ Baccarat's nine)
 
 
 def seat_numbers(seat_count: int) -> tuple[int, ...]:

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
+from games import catalog
 from tables import options as table_options
 from tables.guards import (
     require_closable,
@@ -259,20 +260,32 @@ def _as_registration_record(values: dict[str, Any]) -> dict[str, Any]:
     return {**values, "badge_expires_on": values["badge_expires_on"].isoformat()}
 
 
-def create_table(*, name: str, by, options: dict[str, Any] | None = None) -> Table:
-    """A new table with the default options sheet, overridden by ``options``."""
+def create_table(
+    *, name: str, by, options: dict[str, Any] | None = None, game: str | None = None
+) -> Table:
+    """A new table of ``game`` (Ultimate Texas Hold'em when none is named) with the game's
+    default options sheet, overridden by ``options``. The game never changes afterwards."""
     options = options or {}
     with transaction.atomic():
         if Table.objects.filter(name=name).exists():
             raise RuleError(f"a table named {name!r} exists", rule=Rule.TABLE_NAME, field="name")
-        table = Table(name=name, created_at=now())
+        try:
+            rules = catalog.listing(game)
+        except RuleError as error:
+            raise RuleError(error.message, rule=Rule.OPTIONS, field="game") from None
+        table = Table(
+            name=name,
+            created_at=now(),
+            game=rules.key,
+            seat_count=rules.default_seats,
+            game_options=dict(rules.own_defaults),
+        )
         values = {**table_options.snapshot(table), **options}
-        unknown = set(options) - set(table_options.EDITABLE_OPTIONS)
+        unknown = set(options) - set(table_options.editable_options(rules))
         if unknown:
             name_ = sorted(unknown)[0]
             raise RuleError(f"unknown option {name_}", rule=Rule.OPTIONS, field=name_)
-        for field, value in table_options.validate(values).items():
-            setattr(table, field, value)
+        table_options.store(table, table_options.validate(values))
         table.save()
         return table
 
@@ -282,14 +295,17 @@ def change_table_options(*, table_id: int, by, changes: dict[str, Any]) -> Table
     with transaction.atomic():
         table = lock_table(table_id)
         require_no_round_in_play(active_round(table), action="options change")
-        unknown = set(changes) - set(table_options.EDITABLE_OPTIONS)
+        sheet = table_options.editable_options(table.game_listing)
+        unknown = set(changes) - set(sheet)
         if unknown:
             name = sorted(unknown)[0]
             raise RuleError(f"unknown option {name}", rule=Rule.OPTIONS, field=name)
         old = table_options.snapshot(table)
         new = table_options.validate({**old, **changes})
+        if new.get("seats", table.seat_count) < table.seat_count:
+            _require_seats_empty_above(table, new["seats"])
         moment = now()
-        for name in table_options.EDITABLE_OPTIONS:
+        for name in sheet:
             if old[name] != new[name]:
                 TableOptionChange.objects.create(
                     table=table,
@@ -299,9 +315,25 @@ def change_table_options(*, table_id: int, by, changes: dict[str, Any]) -> Table
                     changed_at=moment,
                     changed_by=by,
                 )
-                setattr(table, name, new[name])
+        table_options.store(table, new)
         table.save()
         return table
+
+
+def _require_seats_empty_above(table: Table, seats: int) -> None:
+    """A table loses seats only when nobody sits in them."""
+    taken = (
+        Seating.objects.filter(table=table, left_at__isnull=True, seat__gt=seats)
+        .order_by("seat")
+        .values_list("seat", flat=True)
+        .first()
+    )
+    if taken is not None:
+        raise RuleError(
+            f"seat {taken} is taken: the table keeps it until the player leaves",
+            rule=Rule.OPTIONS,
+            field="seats",
+        )
 
 
 def _tppp_badge_valid(player: Player, on: date) -> bool | None:
@@ -316,7 +348,7 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
     with transaction.atomic():
         table = lock_table(table_id)
         require_table_open(table, action="a player sits")
-        require_seat(seat)
+        require_seat(seat, seat_count=table.seat_count)
         player = Player.objects.select_related("tppp").filter(pk=player_id).first()
         if player is None:
             raise RuleError(f"no player {player_id}", rule=Rule.KNOWN_PLAYER, field="player")
@@ -437,7 +469,7 @@ def open_game_at(*, table_id: int, first_offer_seat: int, by) -> Game:
             raise StateError(
                 f"a game is already open at {table}", state=State.GAME_OPEN, rule=Rule.GAME
             )
-        require_seat(first_offer_seat, field="first_offer_seat")
+        require_seat(first_offer_seat, field="first_offer_seat", seat_count=table.seat_count)
         return Game.objects.create(
             table=table, opened_at=now(), opened_by=by, first_offer_seat=first_offer_seat
         )

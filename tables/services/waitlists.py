@@ -40,7 +40,7 @@ from tables.models import (
     WaitlistPolicyChange,
 )
 from tables.rules import waitlist as rules
-from tables.rules.seats import require_seat
+from tables.rules.seats import MOST_SEATS, require_seat
 from tables.selectors import ListView, waitlist_view, waitlist_views
 
 from . import floor, listing
@@ -346,7 +346,7 @@ def _call_event(
 def call(*, waitlist_id: int, table_id: int, seat: int, by, player_id: int | None = None):
     """Call the first eligible player to an open seat (``player_id``, when given, must be
     that player: the floor confirms whom it calls)."""
-    require_seat(seat)
+    require_seat(seat, seat_count=MOST_SEATS)  # the table's own count is checked when seated
     with transaction.atomic():
         view = _lock_for_calls(waitlist_id)
         view, _ = listing.record(view)
@@ -499,7 +499,7 @@ def sweep(*, moment: datetime | None = None) -> int:
 
 def hold_seat(*, table_id: int, seat: int, by, minutes: int = 15) -> SeatHold:
     """A seated player steps away: their seat is held for ``minutes``."""
-    require_seat(seat)
+    require_seat(seat, seat_count=MOST_SEATS)  # the table's own count is checked when seated
     low, high = SEAT_HOLD_MINUTES
     if type(minutes) is not int or not low <= minutes <= high:
         raise RuleError(

@@ -1,0 +1,111 @@
+"""The one small interface every game of the room offers (docs/architecture.md, "Adding a game").
+
+A game is one package of plain Python under ``games/``. It describes itself twice, in two
+layers, because the floor sits below the money layer (import-linter's ``layers``):
+
+- ``Listing`` (the package's ``listing`` module, listed in ``games.catalog``): what the floor
+  needs of it: its name, its seats, its own options with their labels and defaults, how a
+  table's sheet becomes the rules core's options, and the console's tablet. It imports only
+  the floor's rules (``tables.rules``) and the kernel's plain modules.
+- ``Game`` (the package's ``game`` module, listed in ``games.registry``): the rest: its betting
+  squares, its steps between "no more bets" and the showdown, its cards, the settlement
+  calculator, the exact game math. The money layer, the fees, the round lifecycle, the
+  calculator, the ``game_math`` command and the console read it.
+
+Nothing of the apps tests a game's name: what differs between games is here; what is the same
+for every game (the button and the rotation, the coverage-limited settlement, the fee engine,
+the ledger's postings, the theo) is written once in the apps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tables.rules.options import OptionLabel
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A game as the floor sees it.
+
+    - ``key``: the stored value of ``Table.game`` and the calculator's ``options.game``.
+    - ``name``: the game as the floor names it ("EZ Baccarat"), on the floor map, the board,
+      the waitlists, the reports and the PDFs.
+    - ``seat_counts``: the seat counts a table of the game may have; ``default_seats``.
+    - ``own_options``: the options of a table's sheet that are this game's alone (beside the
+      limits, the chip, the deal, the seats and the rotation policy every table has);
+      ``own_defaults`` the defaults of those that are no column of the table;
+      ``option_labels`` their names in the floor's words.
+    - ``sheet``: the rules core's options from a table's sheet as a round freezes it (a
+      RuleError naming the sheet's field when it breaks a rule of the game).
+    - ``tablet``: the console's template of the dealer's tablet at a table of this game.
+    """
+
+    key: str
+    name: str
+    seat_counts: tuple[int, ...]
+    default_seats: int
+    own_options: tuple[str, ...]
+    own_defaults: Mapping[str, Any]
+    option_labels: Mapping[str, OptionLabel]
+    sheet: Callable[[Mapping[str, Any]], Any]
+    tablet: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Square:
+    """A betting square of the layout: its JSON name (the calculator's, the fee schedules',
+    the settlement lines'), its name on the layout, the ``Bet`` column holding its stake, and
+    whether it is a base wager (a bettor makes one) or a side wager."""
+
+    name: str
+    label: str
+    column: str
+    base: bool
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the money layer and the round lifecycle see it.
+
+    - ``listing``: the floor's part (above).
+    - ``squares``: the betting squares, in settlement order within a seat.
+    - ``steps``: the round's states between "no more bets" and the showdown (Ultimate Texas
+      Hold'em: the deal and its streets; EZ Baccarat: none, the coup is dealt at the showdown).
+    - ``cards``: ``"deck"`` (a shuffled deck per hand) or ``"shoe"`` (a shoe kept across hands).
+    - ``settle_request``: the settlement calculator for one hand in the game's JSON format.
+    - ``game_math``: the exact figures of each wager for the calculator's ``options`` object;
+      ``sheet_math`` the same for a table's sheet; both JSON.
+    """
+
+    listing: Listing
+    squares: tuple[Square, ...]
+    steps: tuple[str, ...]
+    cards: str
+    settle_request: Callable[[object], dict[str, Any]]
+    game_math: Callable[[object], dict[str, Any]]
+    sheet_math: Callable[[Mapping[str, Any]], dict[str, Any]]
+
+    @property
+    def key(self) -> str:
+        return self.listing.key
+
+    @property
+    def name(self) -> str:
+        return self.listing.name
+
+    @property
+    def base_squares(self) -> tuple[Square, ...]:
+        return tuple(square for square in self.squares if square.base)
+
+    @property
+    def side_squares(self) -> tuple[Square, ...]:
+        return tuple(square for square in self.squares if not square.base)
+
+    def __str__(self) -> str:
+        return self.name
