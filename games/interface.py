@@ -19,11 +19,38 @@ the ledger's postings, the theo) is written once in the apps.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tables.rules.options import OptionLabel
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """A hand dealt from a shoe: each hand's cards by name (EZ Baccarat: ``player``,
+    ``banker``), the cards in dealing order, and the shoe after it (its JSON form)."""
+
+    hands: Mapping[str, tuple[str, ...]]
+    cards: tuple[str, ...]
+    shoe: Mapping[str, Any] | None
+    cut_card_out: bool
+
+
+@dataclass(frozen=True)
+class ShoeKeeping:
+    """How a game that keeps a shoe across hands deals from it (``Listing.shoe``).
+
+    - ``new(sheet, rng)``: a shuffled, burned shoe for a table's sheet, as JSON.
+    - ``deal(shoe)``: the next hand dealt from the top of a shoe by the game's rules.
+    - ``keyed(cards, decks, already)``: a hand keyed at a card-entry table, in dealing order,
+      checked against the game's rules and against what a shoe of ``decks`` can hold after
+      the cards ``already`` dealt from it (a RuleError naming the card's index otherwise).
+    """
+
+    new: Callable[[Mapping[str, Any], Any], Mapping[str, Any]]
+    deal: Callable[[Mapping[str, Any]], Dealt]
+    keyed: Callable[[Sequence[str], int, Sequence[str]], Dealt]
 
 
 @dataclass(frozen=True)
@@ -41,6 +68,8 @@ class Listing:
     - ``sheet``: the rules core's options from a table's sheet as a round freezes it (a
       RuleError naming the sheet's field when it breaks a rule of the game).
     - ``tablet``: the console's template of the dealer's tablet at a table of this game.
+    - ``shoe``: for a game that keeps a shoe across hands, how it deals from it; None for a
+      game dealt from a fresh deck each hand.
     """
 
     key: str
@@ -52,6 +81,7 @@ class Listing:
     option_labels: Mapping[str, OptionLabel]
     sheet: Callable[[Mapping[str, Any]], Any]
     tablet: str
+    shoe: ShoeKeeping | None = None
 
     def __str__(self) -> str:
         return self.name

@@ -177,12 +177,14 @@ class Table(models.Model):
     logged). The game is chosen when the table is created and never changes."""
 
     name = models.CharField(max_length=64, unique=True)
-    game = models.CharField(max_length=32, choices=GAME_CHOICES, default=DEFAULT_GAME)
+    game = models.CharField(
+        max_length=32, choices=GAME_CHOICES, default=DEFAULT_GAME, db_default=DEFAULT_GAME
+    )
     # The seats, 1 to ``seat_count`` (Ultimate Texas Hold'em 6; EZ Baccarat 6 to 9).
-    seat_count = models.PositiveSmallIntegerField(default=SEAT_COUNT)
+    seat_count = models.PositiveSmallIntegerField(default=SEAT_COUNT, db_default=SEAT_COUNT)
     # The options that are the game's alone (``games.interface.Game.own_options``) but are
     # no column of their own: EZ Baccarat's decks, pays, cut card and side wagers' maximum.
-    game_options = models.JSONField(default=dict, blank=True)
+    game_options = models.JSONField(default=dict, db_default={}, blank=True)
     minimum_cents = models.PositiveIntegerField(default=500)
     maximum_cents = models.PositiveIntegerField(default=50_000)
     chip_unit_cents = models.PositiveIntegerField(default=100)
@@ -437,6 +439,13 @@ class Round(models.Model):
     consecutive_count = models.PositiveSmallIntegerField()  # 1 or 2: hands in a row banked
     tppps_seated = models.PositiveSmallIntegerField(default=0)
     options = models.JSONField()  # the options sheet in force, frozen for replay and audit
+    # A game dealt from a shoe (EZ Baccarat): the shoe and the coup's two hands, in the order
+    # each hand received its cards; recorded at the showdown, when they are turned face up.
+    shoe = models.ForeignKey(
+        "Shoe", null=True, blank=True, on_delete=models.PROTECT, related_name="rounds"
+    )
+    player_cards = models.JSONField(null=True, blank=True)
+    banker_cards = models.JSONField(null=True, blank=True)
     deal_mode = models.CharField(max_length=16, choices=DealMode.choices)
     shuffled_deck = models.JSONField(null=True, blank=True)  # RNG deal: the 52 cards in order
     dealer_hole = models.JSONField(null=True, blank=True)
@@ -526,6 +535,39 @@ BANKED_HAND_FIELDS = (
     "player_dealer_is_tppp",
     "tppps_seated",
 )
+
+
+class Shoe(models.Model):
+    """A shoe of a table whose game keeps one across hands (``Listing.shoe``; EZ Baccarat,
+    docs/rules.md §14.2): shuffled when it starts, dealt in order until the cut card comes out,
+    and finished with the hand in progress then. ``shoe_order`` (every card, top first) and
+    ``burned_cards`` are secret, for everyone and in every interface; the cards dealt so far are
+    ``dealt`` and each hand's on its round. At a card-entry table the shoe is the house
+    dealer's: no order is stored, and the cards keyed are checked against what it can hold."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shoes")
+    decks = models.PositiveSmallIntegerField()
+    shoe_order = models.JSONField(null=True, blank=True)  # RNG tables: the shuffled order
+    burned_cards = models.JSONField(default=list, blank=True)
+    position = models.PositiveIntegerField(default=0)  # the next card's index in ``order``
+    cut_position = models.PositiveIntegerField(null=True, blank=True)
+    dealt = models.JSONField(default=list, blank=True)  # the cards dealt, in order, by hands
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)  # the cut card came out
+
+    # Hidden for ever: the undealt cards are the deck's secret (docs/rules.md §2.6, §14.2).
+    secret_columns = {"shoe_order": CardKind.DECK, "burned_cards": CardKind.DECK}
+
+    class Meta:
+        ordering = ["table", "started_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(finished_at__isnull=True), name="one_shoe_in_use"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} shoe of {self.started_at:%Y-%m-%d %H:%M}"
 
 
 class RoundTransition(models.Model):

@@ -193,6 +193,12 @@ class Bet(models.Model):
     trips_cents = models.PositiveIntegerField(default=0)
     bad_beat_cents = models.PositiveIntegerField(default=0)
     play_cents = models.PositiveIntegerField(default=0)
+    # EZ Baccarat's squares (docs/rules.md §14.4): one base wager, Player or Banker.
+    player_cents = models.PositiveIntegerField(default=0, db_default=0)
+    banker_cents = models.PositiveIntegerField(default=0, db_default=0)
+    tie_cents = models.PositiveIntegerField(default=0, db_default=0)
+    dragon_7_cents = models.PositiveIntegerField(default=0, db_default=0)
+    panda_8_cents = models.PositiveIntegerField(default=0, db_default=0)
     placed_at = models.DateTimeField()
 
     class Meta:
@@ -206,6 +212,22 @@ class Bet(models.Model):
             models.CheckConstraint(
                 condition=Q(bad_beat_cents=0) | Q(ante_cents__gt=0),
                 name="bad_beat_needs_ante_and_blind",
+            ),
+            models.CheckConstraint(
+                condition=Q(player_cents=0) | Q(banker_cents=0),
+                name="baccarat_one_base_wager",
+            ),
+            models.CheckConstraint(
+                condition=Q(tie_cents=0, dragon_7_cents=0, panda_8_cents=0)
+                | Q(player_cents__gt=0)
+                | Q(banker_cents__gt=0),
+                name="baccarat_side_wagers_need_a_base_wager",
+            ),
+            # A bet is on one game's squares: a hand is one game's.
+            models.CheckConstraint(
+                condition=Q(ante_cents=0, trips_cents=0, bad_beat_cents=0, play_cents=0)
+                | Q(player_cents=0, banker_cents=0, tie_cents=0, dragon_7_cents=0, panda_8_cents=0),
+                name="bet_on_one_games_squares",
             ),
         ]
 
@@ -221,6 +243,11 @@ class Bet(models.Model):
             + self.trips_cents
             + self.bad_beat_cents
             + self.play_cents
+            + self.player_cents
+            + self.banker_cents
+            + self.tie_cents
+            + self.dragon_7_cents
+            + self.panda_8_cents
         )
 
 

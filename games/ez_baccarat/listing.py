@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardroom.errors import RuleError
-from games.interface import Listing
+from cardroom.errors import Rule, RuleError
+from games.interface import Dealt, Listing, ShoeKeeping
+from tables.rules.cards import format_cards, parse_card
 
+from .coup import Coup, play_out
 from .options import GAME, OPTION_LABELS, SEAT_COUNTS, BaccaratOptions
+from .shoe import Shoe, check_held
+
+
+def within(path: str, function, *args, **kwargs):
+    """Run ``function``; attribute any RuleError it raises to ``path``."""
+    try:
+        return function(*args, **kwargs)
+    except RuleError as error:
+        raise error.with_field(path) from None
+
 
 # The options of a table's sheet that are this game's own, with their defaults (the limits,
 # the chip and the seats are the table's, every game's).
@@ -42,6 +55,37 @@ def sheet(values: Mapping[str, Any]) -> BaccaratOptions:
         raise RuleError(error.message, rule=error.rule, field=field) from None
 
 
+def _dealt(coup: Coup, shoe: Shoe | None) -> Dealt:
+    return Dealt(
+        hands={"player": format_cards(coup.player), "banker": format_cards(coup.banker)},
+        cards=format_cards(coup.cards),
+        shoe=None if shoe is None else shoe.to_json(),
+        cut_card_out=shoe is not None and shoe.cut_card_out,
+    )
+
+
+def new_shoe(values: Mapping[str, Any], rng: random.Random | None = None) -> Mapping[str, Any]:
+    return Shoe.shuffled(sheet(values), rng).to_json()
+
+
+def deal(shoe: Mapping[str, Any]) -> Dealt:
+    coup, after = Shoe.from_json(shoe).deal_coup()
+    return _dealt(coup, after)
+
+
+def keyed(cards: Sequence[str], decks: int, already: Sequence[str]) -> Dealt:
+    if not isinstance(cards, list | tuple):
+        raise RuleError(
+            "the cards are a list in dealing order: Player, Banker, Player, Banker, then the "
+            "third cards as drawn",
+            rule=Rule.BACCARAT_DRAWING,
+            field="cards",
+        )
+    parsed = [within(f"cards[{i}]", parse_card, code) for i, code in enumerate(cards)]
+    within("cards", check_held, parsed, decks, already=[parse_card(c) for c in already])
+    return _dealt(within("cards", play_out, parsed), None)
+
+
 LISTING = Listing(
     key=GAME,
     name="EZ Baccarat",
@@ -52,4 +96,5 @@ LISTING = Listing(
     option_labels={name: OPTION_LABELS[name] for name in OWN_DEFAULTS},
     sheet=sheet,
     tablet="console/table_baccarat.html",
+    shoe=ShoeKeeping(new=new_shoe, deal=deal, keyed=keyed),
 )

@@ -54,7 +54,7 @@ from tables.models import (
     TPPPRegistration,
 )
 from tables.rules.rotation import BankedHand, Violation, audit_rotation
-from tables.rules.seats import SEATS
+from tables.rules.seats import MOST_SEATS, SEATS
 from tables.services import button, floor
 from tests.builders.factories import UserFactory
 from wagers.models import (
@@ -295,7 +295,7 @@ def give_button(table_id: int, seat: int | None = None, *, by) -> ButtonOffer:
 
     ``seat=None``: the first seat offered accepts.
     """
-    for _ in range(len(SEATS) + 1):
+    for _ in range(MOST_SEATS + 1):
         offer = button.offer_button(table_id=table_id, by=by)
         if isinstance(offer, Refused):  # every seat declined or was passed over
             refusal = describe(offer.error)
