@@ -13,11 +13,12 @@ from django.core.validators import MaxLengthValidator
 from cardroom import bounds
 from cardroom.forms import InstantField, IntegerField, ModelChoiceField, id_field
 from cardroom.money import dollars
+from fees.filing import SQUARE_NAMES
 from fees.rules.schedule import MAX_RATES
 from tables.models import SEAT_NUMBERS, TPPP_REGISTRATION_FIELDS, DealMode, IdType, Player, Table
 from tables.options import EDITABLE_OPTIONS, OPTION_LABELS
 from tables.rules.decisions import PERMITTED_PREFLOP_MULTIPLES
-from tables.rules.paytables import BAD_BEAT_PAYTABLES, TRIPS_PAYTABLES
+from tables.rules.paytables import BAD_BEAT_PAYTABLES, TRIPS_PAYTABLES, paytable_label
 from tables.rules.seats import seat_label
 from wagers.rules.wagers import OPENING_SQUARES
 from wagers.services.leaving import Chips
@@ -191,7 +192,7 @@ def _paytable_choices(
             for _, o in table.odds
         )
 
-    choices = [(name, f"{name} · {odds(table)}") for name, table in named.items()]
+    choices = [(name, f"{paytable_label(name)} · {odds(table)}") for name, table in named.items()]
     if none is not None:
         choices.append((NO_BAD_BEAT, none))
     if isinstance(value, dict):
@@ -611,7 +612,7 @@ class VersionForm(forms.Form):
         label="Player-dealer fee",
     )
     charged_squares = forms.MultipleChoiceField(
-        choices=[(s, s.replace("_", " ")) for s in OPENING_SQUARES],
+        choices=[(s, SQUARE_NAMES[s]) for s in OPENING_SQUARES],
         initial=list(OPENING_SQUARES),
         widget=forms.CheckboxSelectMultiple,
         required=False,
@@ -623,7 +624,10 @@ class VersionForm(forms.Form):
         super().__init__(*args, **kwargs)
         for row in range(RATE_ROWS):
             for key, label in RATE_KEYS:
-                self.fields[f"rate{row}_{key}"] = MoneyField(required=False, label=label)
+                # The label names the row: a refusal reads "Rate 2 · to ($): ...".
+                self.fields[f"rate{row}_{key}"] = MoneyField(
+                    required=False, label=f"Rate {row + 1} · {label}"
+                )
                 self.fields[f"rate{row}_{key}"].widget.attrs.update({"step": "0.01"})
 
     @classmethod

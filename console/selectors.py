@@ -49,6 +49,7 @@ from tables.models import (
 from tables.rules.cards import FULL_DECK, format_cards
 from tables.rules.counters import NOBODY_NEW, Counters
 from tables.rules.decisions import legal_decisions
+from tables.rules.paytables import paytable_label
 from tables.rules.rotation import BankedHand, window_shortfall
 from tables.rules.seats import SEATS
 from tables.rules.visibility import visible_cards
@@ -191,6 +192,8 @@ def option_text(option: str, value) -> str:
         return f"{value} min"
     if isinstance(value, dict | list):
         return "a table in full"
+    if option in ("trips_paytable", "bad_beat_paytable"):
+        return paytable_label(str(value))
     return str(value)
 
 

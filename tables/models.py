@@ -135,6 +135,9 @@ class TPPPRegistration(models.Model):
     badge_number = models.CharField(max_length=64)
     badge_expires_on = models.DateField()
 
+    class Meta:
+        verbose_name = "TPPP registration"
+
     def __str__(self) -> str:
         return f"{self.business_name} badge {self.badge_number}"
 
@@ -154,6 +157,9 @@ class TPPPRegistrationChange(Correction):
     registration = models.ForeignKey(
         TPPPRegistration, on_delete=models.PROTECT, related_name="changes"
     )
+
+    class Meta(Correction.Meta):
+        verbose_name = "TPPP registration change"
 
     def __str__(self) -> str:
         return f"{self.registration} changed {self.changed_at:%Y-%m-%d %H:%M}"

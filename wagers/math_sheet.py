@@ -16,7 +16,7 @@ from fractions import Fraction
 from cardroom.figures import number, odds, one_in, percent
 from tables.rules.hands import Category
 from tables.rules.options import GameOptions
-from tables.rules.paytables import BLIND, PayTable
+from tables.rules.paytables import BLIND, PayTable, paytable_label
 from wagers.rules.gamemath import (
     FLOP_DECISION,
     RANKS,
@@ -155,7 +155,7 @@ def hand_words(category: Category) -> str:
 
 
 def paytable_name(table: PayTable) -> str:
-    return "custom (given in full)" if table.name == "custom" else table.name
+    return paytable_label(table.name)
 
 
 def multiples_words(multiples) -> str:

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from cardroom.money import dollars
 from tables.models import Hand, Player, Round, Table
 
 
@@ -132,12 +133,14 @@ class LedgerEntry(models.Model):
     label = models.CharField(max_length=32, blank=True)  # e.g. the wager: "ante", "trips"
 
     class Meta:
+        verbose_name_plural = "ledger entries"
         ordering = ["id"]
         indexes = [models.Index(fields=["account", "transaction"])]
         constraints = [models.CheckConstraint(condition=~Q(amount_cents=0), name="entry_not_zero")]
 
     def __str__(self) -> str:
-        return f"{self.account}: {self.amount_cents:+d}"
+        sign = "+" if self.amount_cents > 0 else ""
+        return f"{self.account}: {sign}{dollars(self.amount_cents)}"
 
 
 # The transactions that bring chips to a table or take them back to the cage, each caused
@@ -178,7 +181,9 @@ class CageSlip(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.amount_cents} {self.player} at {self.table}"
+        return (
+            f"{self.get_kind_display()} {dollars(self.amount_cents)} {self.player} at {self.table}"
+        )
 
 
 class Bet(models.Model):
@@ -266,6 +271,7 @@ class PlayerDealerBank(models.Model):
     exhausted = models.BooleanField(null=True)
 
     class Meta:
+        verbose_name = "player-dealer bank"
         constraints = [
             models.CheckConstraint(condition=Q(amount_cents__gt=0), name="bank_above_zero"),
             models.CheckConstraint(
@@ -279,7 +285,7 @@ class PlayerDealerBank(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.round} bank {self.amount_cents}"
+        return f"{self.round} bank {dollars(self.amount_cents)}"
 
 
 class SettlementLine(models.Model):
@@ -356,4 +362,4 @@ class RoundTheo(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.round} theo {self.theo_cents}"
+        return f"{self.round} theo {dollars(self.theo_cents)}"

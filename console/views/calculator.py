@@ -44,7 +44,11 @@ def _from_json(text: str) -> tuple[dict | None, dict | None, str]:
         where = f"{refused.field}: " if refused.field else ""
         return hand, None, where + describe(refused)
     except ValueError as refused:  # not JSON, or nested too deep
-        return None, None, f"the hand is not the calculator's JSON: {refused}"
+        return (
+            None,
+            None,
+            f"the hand is not the calculator's JSON: {bounds.json_problem_words(refused)}",
+        )
 
 
 def _form_for(hand) -> tuple[UthCalculatorForm, bool]:

@@ -33,7 +33,7 @@ from wagers.services import chips, closing, leaving, wagering
 from .. import forms, selectors, waitlist_forms
 from ..audit import KEYED_CARDS_NOT_RECORDED
 from ..permissions import console_view, require
-from ..refusals import refuse
+from ..refusals import heading, refuse
 
 
 @dataclass(frozen=True)
@@ -367,6 +367,7 @@ def _render(request, view: selectors.TableView, bound=None, failed: str = "", st
         "view": view,
         "forms": page_forms,
         "failed": failed,
+        "refused_heading": heading(ACTIONS[failed].label) if failed in ACTIONS else "",
         "failed_seat": _failed_seat(view, bound, failed),
         "all_cards": selectors.all_cards(),
     }

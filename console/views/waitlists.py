@@ -35,7 +35,7 @@ from tables.services import waitlists
 
 from .. import waitlist_forms as wforms
 from ..permissions import console_view, require
-from ..refusals import refuse
+from ..refusals import heading, refuse
 
 SUPERVISE = "supervise"
 PICKER_LIMIT = 50  # players offered by the join form's picker
@@ -176,6 +176,12 @@ def _panel_html(request, moment: datetime, panels: list[ListPanel]) -> str:
     )
 
 
+def _refused_heading(failed: str) -> str:
+    if not failed:
+        return ""
+    return heading(ACTIONS[failed].label if failed in ACTIONS else OPEN_LIST)
+
+
 @console_view("view_floor")
 def waitlist_page(request, failed: str = "", form=None, status: int = 200):
     moment = now()
@@ -192,6 +198,7 @@ def waitlist_page(request, failed: str = "", form=None, status: int = 200):
         "players": players,
         "open_form": form if failed == "open" else wforms.StakesForm(),
         "failed": failed,
+        "refused_heading": _refused_heading(failed),
         "failed_form": form,
     }
     return render(request, "console/waitlists.html", context, status=status)
@@ -264,6 +271,8 @@ def _withdraw(waitlist_id, data, by):
     waitlists.withdraw(waitlist_id=waitlist_id, player_id=data["player"], by=by)
     return f"{_name(data['player'])}'s call withdrawn: they keep their place"
 
+
+OPEN_LIST = "open a waitlist"  # the one action not on a list of its own
 
 ACTIONS: dict[str, Action] = {
     "policy": Action("change a waitlist's policy", wforms.PolicyForm, _policy),
@@ -338,7 +347,7 @@ def _act(request, waitlist_id: int, action: str):
 def open_list(request):
     """A supervisor opens the list for the stakes of an open table, with its policy."""
     require(request, SUPERVISE)
-    request.audit_action = "open a waitlist"
+    request.audit_action = OPEN_LIST
     form = wforms.StakesForm(request.POST)
     if not form.is_valid():
         request.audit_message = json.dumps(form.errors.get_json_data())

@@ -49,8 +49,9 @@ def record(
     state = view.recorded
     row = view.waitlist
     last: WaitlistEvent | None = None
+    names = _names(view)
     for due in (*view.due, *((event,) if event else ())):
-        state = rules.apply(state, due, view.policy)
+        state = rules.apply(state, due, view.policy, names)
         last = WaitlistEvent.objects.create(
             waitlist=row,
             kind=due.kind.value,
@@ -115,6 +116,14 @@ def withdraw_calls(
             view, row = record(view, event, by=by)
             withdrawn.append(row)
     return withdrawn
+
+
+def _names(view: ListView) -> rules.Names:
+    """How a refusal names the list's players and its stakes' tables (by name, not number)."""
+    return rules.Names(
+        players={pk: player.name for pk, player in view.players.items()},
+        tables={table.pk: table.name for table in view.tables},
+    )
 
 
 def player_name(view: ListView, player_id: int) -> str:

@@ -360,7 +360,10 @@ def call(*, waitlist_id: int, table_id: int, seat: int, by, player_id: int | Non
                 rule=Rule.WAITLIST_ORDER,
             )
         if view.now.entry(event.player) is None:
-            raise StateError(f"player {event.player} is not on this list", state=State.NOT_LISTED)
+            raise StateError(
+                f"{listing.player_name(view, event.player)} is not on this list",
+                state=State.NOT_LISTED,
+            )
         _, row = listing.record(view, event, by=by)
         return row
 

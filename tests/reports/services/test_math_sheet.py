@@ -80,7 +80,7 @@ def test_a_page_per_table_with_its_figures(two_tables):
     a, b = sheets
     math = game_math(game_options(first))
     assert (
-        "For Trips pay table: UTH-03 · Bad Beat pay table: option-2 · Pre-flop Play: 3x or 4x" in a
+        "For Trips pay table: UTH-03 · Bad Beat pay table: Option 2 · Pre-flop Play: 3x or 4x" in a
     )
     assert "Trips: pay table UTH-03" in a
     assert "Royal flush 50 to 1 1 in 30,940 0.0032%" in a
@@ -127,7 +127,7 @@ def test_the_options_in_force_at_the_end_of_the_period(two_tables, clock, staff)
         changes={"trips_paytable": "UTH-01", "bad_beat_paytable": None},
     )  # fmt: skip
     then = page_texts(generate_bytes("fee_filing", gaming_day=DAY, format="pdf")[0])
-    assert "Trips: pay table UTH-03" in then[-2] and "Bad Beat: pay table option-2" in then[-2]
+    assert "Trips: pay table UTH-03" in then[-2] and "Bad Beat: pay table Option 2" in then[-2]
     now = page_texts(generate_bytes("fee_filing", gaming_day="2026-11-21", format="pdf")[0])
     assert "Trips: pay table UTH-01" in now[-2] and "Bad Beat: not offered" in now[-2]
 
