@@ -81,6 +81,7 @@ class Rule(StrEnum):
     WAITLIST_STAKES = "waitlist.stakes", "3.6"
     SEAT_HOLD = "seats.hold", "3.6"
     CLOSED_TABLE = "floor.closed_table", "3.7"
+    PATRON_SIGN_IN = "floor.patron_sign_in", "3.8"
     # 4. Wagers
     ANTE_BLIND = "wagers.ante_blind", "4.1"
     BAD_BEAT = "wagers.bad_beat", "4.2"
@@ -166,6 +167,7 @@ RULE_TITLES: dict[Rule, str] = {
     Rule.WAITLIST_STAKES: "a waitlist for each stakes",
     Rule.SEAT_HOLD: "holding a seat",
     Rule.CLOSED_TABLE: "a closed table",
+    Rule.PATRON_SIGN_IN: "a patron's own sign-in",
     Rule.ANTE_BLIND: "Ante and Blind",
     Rule.BAD_BEAT: "the Bad Beat wager",
     Rule.LIMITS: "the table limits",

@@ -10,11 +10,12 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.validators import MaxLengthValidator
 
-from cardroom import bounds
-from cardroom.forms import InstantField, IntegerField, ModelChoiceField, id_field
+from cardroom import bounds, shifts
+from cardroom.forms import GamingDayField, InstantField, IntegerField, ModelChoiceField, id_field
 from cardroom.money import dollars
 from fees.filing import SQUARE_NAMES
 from fees.rules.schedule import MAX_RATES
+from tables import selectors as floor_selectors
 from tables.models import SEAT_NUMBERS, TPPP_REGISTRATION_FIELDS, DealMode, IdType, Player, Table
 from tables.options import EDITABLE_OPTIONS, OPTION_LABELS
 from tables.rules.decisions import PERMITTED_PREFLOP_MULTIPLES
@@ -75,10 +76,11 @@ class SignInForm(AuthenticationForm):
         username.validators.append(MaxLengthValidator(username.max_length))
 
     def confirm_login_allowed(self, user):
-        """Only staff sign in to the console (a non-staff account would meet a 403 on every
-        page): refused here, and recorded on the audit trail as refused."""
+        """Staff sign in to the console, and a patron with the sign-in a supervisor issued
+        them (their own bankroll only, docs/rules.md §3.8); any other account is refused
+        here (it would meet a 403 on every page), and recorded on the audit trail as refused."""
         super().confirm_login_allowed(user)
-        if not user.is_staff:
+        if not user.is_staff and floor_selectors.patron_player(user) is None:
             raise forms.ValidationError(self.error_messages["not_staff"], code="not_staff")
 
 
@@ -683,3 +685,63 @@ class VersionForm(forms.Form):
             name = f"rate{index}_{key}"
             return name if name in self.fields else None
         return service_field if service_field in self.fields else None
+
+
+# --- The drop count (docs/rules.md §10.4) ------------------------------------------------------
+
+
+class DropFilterForm(forms.Form):
+    """Which drop boxes the page shows: a gaming day (the current one if empty), a table."""
+
+    gaming_day = GamingDayField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Gaming day"
+    )
+    table = ModelChoiceField(
+        queryset=Table.objects.order_by("name"),
+        required=False,
+        empty_label="all tables",
+        label="Table",
+    )
+
+
+class DropBoxForm(forms.Form):
+    box_number = forms.CharField(max_length=32, label="Box number")
+    table = ModelChoiceField(queryset=Table.objects.order_by("name"), label="Table")
+    gaming_day = GamingDayField(widget=forms.DateInput(attrs={"type": "date"}), label="Gaming day")
+    shift = forms.ChoiceField(choices=(), label="Shift")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["shift"].choices = [(name, name) for name in shifts.names()]
+
+
+class DropCountForm(forms.Form):
+    """A count as the count team made it: the amount in dollars, at least two counters (one
+    a line, or separated by commas), when it was counted."""
+
+    amount = MoneyField(label="Amount counted ($)")
+    counters = forms.CharField(
+        max_length=500,
+        label="Counted by (two or more names, separated by commas)",
+    )
+    counted_at = InstantField(
+        label="Counted at",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+    )
+    note = forms.CharField(required=False, max_length=500, label="Note")
+
+    def clean_counters(self) -> list[str]:
+        names = self.cleaned_data["counters"].replace("\n", ",").split(",")
+        return [name.strip() for name in names if name.strip()]
+
+
+class PatronSignInForm(forms.Form):
+    """A patron's own sign-in, issued by a floor supervisor (docs/rules.md §3.8)."""
+
+    username = forms.CharField(max_length=150, label="User name")
+    password = forms.CharField(
+        max_length=128,
+        label="First password (hand it to the player)",
+        widget=forms.PasswordInput(render_value=False),
+    )

@@ -20,6 +20,9 @@ CAPABILITIES: dict[str, tuple[Role, ...]] = {
     "audit": (*SUPERVISE, *COMPLIANCE),  # the staff-action trail
     "reports": COMPLIANCE,  # request and download compliance reports
     "unlock_sign_ins": SUPERVISE,  # see the locked-out sign-ins and unlock one
+    # The drop count: read as the API's drop-box list is read; a box registered and a count
+    # entered by a floor supervisor ("supervise"), as the API's writes.
+    "drop": READ_FLOOR,
 }
 
 

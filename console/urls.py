@@ -1,7 +1,19 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import calculator, fees, options, pages, reports, sign_in, sign_ins, table, waitlists
+from .views import (
+    calculator,
+    drop,
+    fees,
+    me,
+    options,
+    pages,
+    reports,
+    sign_in,
+    sign_ins,
+    table,
+    waitlists,
+)
 
 app_name = "console"
 
@@ -24,6 +36,8 @@ urlpatterns = [
         name="player-identification",
     ),
     path("players/<id:player_id>/tppp/", pages.edit_tppp_registration, name="player-tppp"),
+    path("players/<id:player_id>/sign-in/", me.issue_sign_in, name="player-sign-in"),
+    path("me/", me.my_bankroll, name="me"),
     path("sign-ins/locked/", sign_ins.locked_sign_ins, name="locked-sign-ins"),
     path("sign-ins/locked/unlock/", sign_ins.unlock_sign_in, name="unlock-sign-in"),
     path("audit/", pages.audit, name="audit"),
@@ -41,6 +55,9 @@ urlpatterns = [
     path("reports/", reports.reports, name="reports"),
     path("reports/request/", reports.request_report, name="reports-request"),
     path("reports/<id:report_id>/download/", reports.download, name="reports-download"),
+    path("drop/", drop.drop_page, name="drop"),
+    path("drop/boxes/", drop.register_box, name="drop-register"),
+    path("drop/boxes/<id:box_id>/count/", drop.enter_count, name="drop-count"),
     path("fees/schedules/", fees.create_schedule, name="fees-create-schedule"),
     path("fees/versions/", fees.create_version, name="fees-create-version"),
 ]

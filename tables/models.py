@@ -142,6 +142,28 @@ class TPPPRegistration(models.Model):
         return f"{self.business_name} badge {self.badge_number}"
 
 
+class PatronSignIn(models.Model):
+    """A patron's own sign-in (docs/rules.md §3.8): a user account, never staff, linked to
+    one player (a player-dealer, a TPPP), issued by a floor supervisor. It reads that
+    player's own bankroll, ledger lines and theo, and nothing else (``/console/me/``,
+    ``/api/me/``); it holds no role (``cardroom.roles``: not staff)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="patron"
+    )
+    player = models.OneToOneField(Player, on_delete=models.PROTECT, related_name="sign_in")
+    issued_at = models.DateTimeField()
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = "patron sign-in"
+
+    def __str__(self) -> str:
+        return f"{self.user.username}: {self.player}"
+
+
 TPPP_REGISTRATION_LABELS = {
     "business_name": "business",
     "badge_number": "badge number",

@@ -52,6 +52,7 @@ from tables.models import (
     OfferAnswer,
     OfferRound,
     OfferRoundStatus,
+    PatronSignIn,
     Player,
     PlayerIdentificationChange,
     Round,
@@ -1115,3 +1116,15 @@ def table_board(
             )
         )
     return board
+
+
+# --- A patron's own sign-in (docs/rules.md §3.8) ----------------------------------------------
+
+
+def patron_player(user) -> Player | None:
+    """The player whose own sign-in ``user`` is (``tables.models.PatronSignIn``); None for
+    staff, a signed-out visitor, an inactive account and everyone else."""
+    if user is None or not user.is_authenticated or user.is_staff or not user.is_active:
+        return None
+    link = PatronSignIn.objects.select_related("player").filter(user=user).first()
+    return link.player if link else None

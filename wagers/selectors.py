@@ -492,3 +492,13 @@ def _stakes(bet: Bet) -> dict[str, int]:
         "bad_beat": bet.bad_beat_cents,
         "play": bet.play_cents,
     }
+
+
+def ledger_lines(player: Player, *, limit: int = 200) -> QuerySet[LedgerEntry]:
+    """The player's own ledger lines, newest first: every entry on their chips at a table
+    (a patron's chips, a TPPP's bankroll), with its transaction and table."""
+    return (
+        LedgerEntry.objects.filter(account__player=player, account__kind__in=CHIP_ACCOUNT_KINDS)
+        .select_related("transaction", "account__table")
+        .order_by("-transaction__at", "-id")[:limit]
+    )

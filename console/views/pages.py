@@ -194,8 +194,15 @@ REGISTRATION_CHANGES_SHOWN = 10  # a TPPP's latest renewals and corrections, on 
 
 
 @console_view("view_floor")
-def bankroll(request, player_id: int, identification_form=None, tppp_form=None, status=200):
-    player = get_object_or_404(Player.objects.select_related("tppp"), pk=player_id)
+def bankroll(
+    request,
+    player_id: int,
+    identification_form=None,
+    tppp_form=None,
+    sign_in_form=None,
+    status=200,
+):
+    player = get_object_or_404(Player.objects.select_related("tppp", "sign_in__user"), pk=player_id)
     registration = getattr(player, "tppp", None)
     context = {
         "player": player,
@@ -215,6 +222,8 @@ def bankroll(request, player_id: int, identification_form=None, tppp_form=None, 
         "sessions": money_selectors.sessions(player),
         "chart": selectors.bankroll_chart(player),
         "gaming_day_start": settings.CARDROOM_GAMING_DAY_START,
+        "patron_sign_in": getattr(player, "sign_in", None),
+        "sign_in_form": sign_in_form or forms.PatronSignInForm(),
     }
     return render(request, "console/bankroll.html", context, status=status)
 

@@ -9,6 +9,7 @@ from .calculator import SettlementCalculatorAliasApi, SettlementCalculatorApi
 from .chips import ChipsBuyInApi, ChipsCashOutApi, ChipsCreditApi, ChipsFillApi
 from .closing import TableCloseApi, TableReopenApi
 from .gamemath import GameMathApi, TableGameMathApi
+from .me import MyBankrollApi
 from .players import (
     PlayerBankListApi,
     PlayerBankrollApi,
@@ -27,6 +28,7 @@ __all__ = [
     "ChipsCreditApi",
     "ChipsFillApi",
     "GameMathApi",
+    "MyBankrollApi",
     "PlayerBankListApi",
     "PlayerBankrollApi",
     "PlayerPlayingBookApi",
