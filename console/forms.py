@@ -706,7 +706,9 @@ class DropFilterForm(forms.Form):
 
 class DropBoxForm(forms.Form):
     box_number = forms.CharField(max_length=32, label="Box number")
-    table = ModelChoiceField(queryset=Table.objects.order_by("name"), label="Table")
+    table = ModelChoiceField(
+        queryset=Table.objects.order_by("name"), label="Table", empty_label="choose a table"
+    )
     gaming_day = GamingDayField(widget=forms.DateInput(attrs={"type": "date"}), label="Gaming day")
     shift = forms.ChoiceField(choices=(), label="Shift")
 
@@ -722,7 +724,7 @@ class DropCountForm(forms.Form):
     amount = MoneyField(label="Amount counted ($)")
     counters = forms.CharField(
         max_length=500,
-        label="Counted by (two or more names, separated by commas)",
+        label="Counted by (two or more names, commas between)",
     )
     counted_at = InstantField(
         label="Counted at",

@@ -88,7 +88,7 @@ def test_a_refused_count_says_why_in_words(as_user, boxes, clock):  # noqa: F811
     assert "Refused: enter a drop count." in page
     assert "a count names its counters: at least two different people" in page
     assert "(rule: counting the drop, docs/rules.md §10.4)" in page
-    assert "<p>Counted by (two or more names, separated by commas): a count names" in page
+    assert "<p>Counted by (two or more names, commas between): a count names" in page
     assert "<p>counters:" not in page and "amount_cents" not in page
     assert not DropCount.objects.filter(box=box).exists()
 
