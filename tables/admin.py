@@ -25,6 +25,7 @@ from tables.models import (
     Hand,
     HandDecision,
     OfferRound,
+    PatronSignIn,
     Player,
     PlayerIdentificationChange,
     Round,
@@ -163,6 +164,16 @@ class TableAdmin(ReadOnlyAdmin):
     list_filter = ["deal_mode", "offer_every_hand", "backline_allowed"]
     search_fields = ["name"]
     inlines = [TableOptionChangeInline]
+
+
+@admin.register(PatronSignIn)
+class PatronSignInAdmin(ReadOnlyAdmin):
+    """A patron's own sign-in (docs/rules.md §3.8): issued on the console, by a floor
+    supervisor; read here. Its account is a user (deactivated there to end it)."""
+
+    list_display = ["player", "user", "issued_at", "issued_by"]
+    search_fields = ["player__name", "player__player_number", "user__username"]
+    list_select_related = ["player", "user", "issued_by"]
 
 
 @admin.register(TableOptionChange)

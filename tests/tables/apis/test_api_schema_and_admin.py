@@ -22,7 +22,7 @@ from tables.models import (
     TPPPRegistration,
     TPPPRegistrationChange,
 )
-from tables.services import button, floor, waitlists
+from tables.services import button, floor, patrons, waitlists
 from tests.builders.factories import PlayerFactory, TPPPRegistrationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -82,6 +82,9 @@ def some_history(on_floor, supervisor):
     waitlists.hold_seat(table_id=waitlist_table.pk, seat=2, by=supervisor)
     floor.update_player_identification(
         player_id=seated.pk, by=supervisor, changes={"id_type": "passport", "id_number": "X123456"}
+    )
+    patrons.issue_sign_in(
+        player_id=seated.pk, username="own.sign.in", password="felt-and-chips-42", by=supervisor
     )
     return round_
 
