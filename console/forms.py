@@ -13,7 +13,6 @@ from django.core.validators import MaxLengthValidator
 from cardroom import bounds, shifts
 from cardroom.forms import GamingDayField, InstantField, IntegerField, ModelChoiceField, id_field
 from cardroom.money import dollars
-from fees.filing import SQUARE_NAMES
 from fees.rules.schedule import MAX_RATES
 from tables import selectors as floor_selectors
 from tables.models import SEAT_NUMBERS, TPPP_REGISTRATION_FIELDS, DealMode, IdType, Player, Table
@@ -21,7 +20,7 @@ from tables.options import EDITABLE_OPTIONS, OPTION_LABELS
 from tables.rules.decisions import PERMITTED_PREFLOP_MULTIPLES
 from tables.rules.paytables import BAD_BEAT_PAYTABLES, TRIPS_PAYTABLES, paytable_label
 from tables.rules.seats import seat_label
-from wagers.rules.wagers import OPENING_SQUARES
+from wagers.rules.wagers import OPENING_SQUARES, WagerKind
 from wagers.services.leaving import Chips
 
 MAX_DOLLARS = Decimal(bounds.CENTS_MAX) / 100  # every amount typed (cardroom/bounds.py)
@@ -614,7 +613,7 @@ class VersionForm(forms.Form):
         label="Player-dealer fee",
     )
     charged_squares = forms.MultipleChoiceField(
-        choices=[(s, SQUARE_NAMES[s]) for s in OPENING_SQUARES],
+        choices=[(s, WagerKind(s).label) for s in OPENING_SQUARES],
         initial=list(OPENING_SQUARES),
         widget=forms.CheckboxSelectMultiple,
         required=False,

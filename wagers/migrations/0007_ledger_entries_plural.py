@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('wagers', '0005_cage_slips'),
+        ('wagers', '0006_baccarat_squares'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0008_tppp_registration_changes'),
+        ('tables', '0010_baccarat_shoe_and_coup'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0009_tppp_names'),
+        ('tables', '0011_tppp_names'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
