@@ -149,7 +149,7 @@ RULE_TITLES: dict[Rule, str] = {
     Rule.ROUND_SEQUENCE: "the order of a hand",
     Rule.VOID_REASON: "a misdeal is voided with its reason",
     Rule.SECRET_CARDS: "hole cards stay secret until the showdown",
-    Rule.SEATS: "seats 1 to 6",
+    Rule.SEATS: "the table's numbered seats",
     Rule.ONE_SEAT_PER_PLAYER: "one seat per player",
     Rule.FIVE_PLAYERS: "players and the player-dealer at a table",
     Rule.PLAYER_DEALER_SEAT: "the seat of the player-dealer",

@@ -40,7 +40,7 @@ def test_open_game_refuses_a_seat_that_does_not_exist(as_user, card_table):
     Game.objects.filter(table=card_table.table).update(ended_at="2026-01-01T00:00Z")
     response = act(as_user("supervisor"), card_table.table, "open_game", {"first_offer_seat": 7})
     assert response.status_code == 400
-    assert "Select a valid choice" in response.content.decode()
+    assert "seat 7 does not exist: the table has seats 1 to 6" in response.content.decode()
 
 
 def test_open_game_twice_is_a_state_error(as_user, card_table):
@@ -64,7 +64,7 @@ def test_close_game_then_close_again(as_user, card_table):
     [
         ({"seat": 1}, 400, "seat 1 is taken"),  # the service's rule, named
         ({"seat": 5}, 400, "This field is required"),  # no player chosen
-        ({"seat": 9}, 400, "Select a valid choice"),
+        ({"seat": 9}, 400, "seat 9 does not exist: the table has seats 1 to 6"),
     ],
 )
 def test_seat_form_errors(as_user, card_table, data, status, text):
@@ -77,7 +77,7 @@ def test_seat_form_errors(as_user, card_table, data, status, text):
     body = response.content.decode()
     assert text in body
     if "taken" in text:
-        assert "seat 1 is taken (rule: seats 1 to 6, docs/rules.md §3.1)" in body
+        assert "seat 1 is taken (rule: the table's numbered seats, docs/rules.md §3.1)" in body
     assert not Seating.objects.filter(player=player).exists()
 
 
