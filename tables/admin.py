@@ -24,6 +24,7 @@ from tables.models import (
     Game,
     Hand,
     HandDecision,
+    MustMove,
     OfferRound,
     PatronSignIn,
     Player,
@@ -32,7 +33,9 @@ from tables.models import (
     RoundTransition,
     SeatHold,
     Seating,
+    SeatPass,
     Table,
+    TableChange,
     TableOptionChange,
     TPPPRegistration,
     TPPPRegistrationChange,
@@ -371,8 +374,8 @@ class WaitlistPolicyChangeAdmin(ReadOnlyAdmin):
 
 @admin.register(WaitlistEvent)
 class WaitlistEventAdmin(ReadOnlyAdmin):
-    list_display = ["at", "waitlist", "kind", "player", "table", "seat", "by"]
-    list_filter = ["kind", "waitlist"]
+    list_display = ["at", "waitlist", "kind", "player", "table", "seat", "reason", "by"]
+    list_filter = ["kind", "reason", "waitlist"]
     search_fields = ["player__name", "player__player_number", "by__username"]
     list_select_related = ["waitlist", "player", "table", "by"]
     date_hierarchy = "at"
@@ -385,6 +388,31 @@ class SeatHoldAdmin(ReadOnlyAdmin):
     search_fields = ["player__name", "player__player_number", "table__name"]
     list_select_related = ["table", "player"]
     date_hierarchy = "held_at"
+
+
+@admin.register(MustMove)
+class MustMoveAdmin(ReadOnlyAdmin):
+    list_display = ["table", "main_table", "started_at", "started_by", "ended_at", "end"]
+    list_filter = [("ended_at", admin.EmptyFieldListFilter)]
+    list_select_related = ["table", "main_table", "started_by"]
+    date_hierarchy = "started_at"
+
+
+@admin.register(TableChange)
+class TableChangeAdmin(ReadOnlyAdmin):
+    list_display = ["asked_at", "player", "from_table", "to_table", "ended_at", "end"]
+    list_filter = ["end", ("ended_at", admin.EmptyFieldListFilter)]
+    search_fields = ["player__name", "player__player_number"]
+    list_select_related = ["player", "from_table", "to_table"]
+    date_hierarchy = "asked_at"
+
+
+@admin.register(SeatPass)
+class SeatPassAdmin(ReadOnlyAdmin):
+    list_display = ["at", "table", "seat", "player", "by"]
+    search_fields = ["player__name", "player__player_number"]
+    list_select_related = ["table", "player", "by"]
+    date_hierarchy = "at"
 
 
 @admin.register(PlayerIdentificationChange)

@@ -783,6 +783,8 @@ class WaitlistEvent(models.Model):
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_NUMBERS)
     skipped = models.JSONField(default=list, blank=True)  # CALLED: players ahead not called
+    # WITHDRAWN: why the call ended; REMOVED/JOINED: the list moved (tables.rules.waitlist.Reason)
+    reason = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         ordering = ["at", "id"]
@@ -841,3 +843,91 @@ class SeatHold(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.seat} held for {self.player} until {self.until:%H:%M}"
+
+
+# --- Must-move tables and table changes (docs/rules.md §3.6) ------------------------------------
+
+
+class MustMove(models.Model):
+    """A must-move table feeding a main game of the same stakes: as seats open at the main
+    table its players move there, first come (to the must-move table) first moved. Active
+    while ``ended_at`` is empty; history, never edited but to end it."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="must_moves")
+    main_table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="fed_by")
+    started_at = models.DateTimeField()
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    end = models.CharField(max_length=16, blank=True)  # tables.rules.seat_requests.End
+
+    class Meta:
+        ordering = ["started_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(ended_at__isnull=True), name="one_must_move_link"
+            ),
+            models.CheckConstraint(
+                condition=~Q(table=models.F("main_table")), name="must_move_feeds_another"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} must move to {self.main_table}"
+
+
+class TableChange(models.Model):
+    """A seated player asked to move to another table of the stakes they play (``to_table``
+    empty: any of them) or to a named one. Open while ``ended_at`` is empty."""
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="table_changes")
+    from_table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    to_table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="table_changes"
+    )
+    minimum_cents = models.PositiveIntegerField()  # the stakes asked for
+    maximum_cents = models.PositiveIntegerField()
+    asked_at = models.DateTimeField()
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    end = models.CharField(max_length=16, blank=True)  # tables.rules.seat_requests.End
+    moved_to = models.ForeignKey(
+        Seating, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["asked_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(ended_at__isnull=True), name="one_table_change"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} from {self.from_table} to {self.to_table or 'any table'}"
+
+
+class SeatPass(models.Model):
+    """A must-move player or a table change passed a seat offered to them: the seat goes to
+    the next in line; they keep their place for the next one (history, never edited)."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField(choices=SEAT_NUMBERS)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} passed {self.table} seat {self.seat}"

@@ -56,7 +56,7 @@ def options_sheet(request, table_id: int):
         return redirect("console:table", table_id=table.pk)
     before = {name: getattr(table, name) for name in changes}
     try:
-        floor.change_table_options(table_id=table.pk, by=request.user, changes=changes)
+        changed = floor.change_table_options(table_id=table.pk, by=request.user, changes=changes)
     except (RuleError, StateError) as error:
         field = error.field if isinstance(error, RuleError) else None
         status = refuse(request, form, error, field)
@@ -67,6 +67,15 @@ def options_sheet(request, table_id: int):
         for name, value in changes.items()
     )
     messages.success(request, f"options sheet changed: {said}")
+    if changed.waitlist_moved is not None:
+        source, target, moved = changed.waitlist_moved
+        count = len(moved)
+        messages.warning(
+            request,
+            f"no open table plays {source} any more: its list "
+            f"({count} player{'s' if count != 1 else ''}) moved to the {target} list, "
+            "in its order, after those already waiting there; tell them (Waitlists)",
+        )
     return redirect("console:table", table_id=table.pk)
 
 

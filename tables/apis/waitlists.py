@@ -186,6 +186,10 @@ class WaitlistEventSerializer(serializers.Serializer):
     table = serializers.IntegerField(source="table_id", allow_null=True)
     seat = serializers.IntegerField(allow_null=True)
     skipped = serializers.ListField(child=serializers.IntegerField())
+    reason = serializers.CharField(
+        help_text="why a call was withdrawn (seat_filled, table_closed, limits_changed, "
+        "player_returned, by_floor) or a player moved with a list (list_moved); empty otherwise"
+    )
 
 
 class WaitlistEventListApi(APIView):

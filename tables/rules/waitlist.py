@@ -18,9 +18,13 @@ record the events; these rules say which event may come next and what the list i
   out): the player keeps their place or goes to the bottom (``Policy.pass_over``).
 - ``REMOVED`` (by the floor or at the player's wish) and ``LAPSED`` (a call-in not checked
   in in time) take the player off the list.
-- ``WITHDRAWN``: the floor withdraws a call because the seat is no longer open (its table
-  closed, or the player whose hold ran out came back): the player keeps their place, and the
-  call is not counted against them.
+- ``WITHDRAWN``: a call ends because the seat is no longer open (``Reason``: the seat was
+  filled another way, its table closed or changed its limits, the player whose hold ran out
+  came back, or the floor withdrew it): the player keeps their place, and the call is not
+  counted against them.
+- A list whose stakes no table plays any more after a change of limits moves to the list of
+  the new limits: ``REMOVED`` on the old list and ``JOINED`` on the new one, each with the
+  reason ``LIST_MOVED`` (``moved_entries`` says who goes, in order).
 
 Refusals: a player once per list (``waitlist.once``); a call only for the first eligible
 player, never for a player already called or for a seat already being called
@@ -50,6 +54,29 @@ class Kind(StrEnum):
     REMOVED = "removed"
     LAPSED = "lapsed"
     WITHDRAWN = "withdrawn"
+
+
+class Reason(StrEnum):
+    """Why a call was withdrawn or a player moved between lists (kept on the event)."""
+
+    NONE = ""
+    BY_FLOOR = "by_floor"  # the floor withdrew the call
+    SEAT_FILLED = "seat_filled"  # someone else sat in the seat (seated directly, or moved)
+    TABLE_CLOSED = "table_closed"
+    LIMITS_CHANGED = "limits_changed"  # the table now plays other stakes
+    PLAYER_RETURNED = "player_returned"  # the player whose hold ran out came back
+    LIST_MOVED = "list_moved"  # the list's last table changed limits: its players moved
+
+
+REASON_WORDS = {
+    Reason.NONE: "",
+    Reason.BY_FLOOR: "withdrawn by the floor",
+    Reason.SEAT_FILLED: "the seat was filled another way",
+    Reason.TABLE_CLOSED: "the table closed",
+    Reason.LIMITS_CHANGED: "the table changed its limits",
+    Reason.PLAYER_RETURNED: "the player whose hold ran out came back",
+    Reason.LIST_MOVED: "moved with the list: its last table changed limits",
+}
 
 
 class PassOver(StrEnum):
@@ -94,6 +121,7 @@ class Event:
     table: int | None = None  # CALLED, SEATED
     seat: int | None = None  # CALLED, SEATED
     skipped: tuple[int, ...] = ()  # CALLED: the players ahead who were not called
+    reason: Reason = Reason.NONE  # WITHDRAWN, and REMOVED/JOINED when a list moves
 
 
 @dataclass(frozen=True)
@@ -347,3 +375,10 @@ def seated_everywhere(
         for key, waitlist in waitlists.items()
         if waitlist.entry(player) is not None
     }
+
+
+def moved_entries(source: Waitlist, target: Waitlist) -> list[Entry]:
+    """A list whose stakes no open table plays any more moves to the list of the new
+    limits: its players, in their order, after those already waiting there (a player on
+    both lists keeps their place on the new one). A call-in not checked in stays a call-in."""
+    return [e for e in source.entries if target.entry(e.player) is None]

@@ -37,13 +37,16 @@ from tables.models import (
     TableOptionChange,
     TPPPRegistration,
     TPPPRegistrationChange,
+    Waitlist,
 )
+from tables.rules import seat_requests as seat_rules
+from tables.rules import waitlist as waitlist_rules
 from tables.rules.identity import require_identification
 from tables.rules.rotation import tppp_excess
 from tables.rules.seats import require_seat
 from tables.selectors import active_round, open_game
 
-from . import listing
+from . import listing, seat_requests
 from .locks import lock_table
 
 IDENTIFICATION_FIELDS = ("id_type", "id_number", "id_issued_by", "date_of_birth")
@@ -317,6 +320,12 @@ def change_table_options(*, table_id: int, by, changes: dict[str, Any]) -> Table
                 )
         table_options.store(table, new)
         table.save()
+        stakes = ("minimum_cents", "maximum_cents")
+        table.waitlist_moved = None
+        if any(old[name] != new[name] for name in stakes):
+            table.waitlist_moved = _limits_changed(
+                table, (old["minimum_cents"], old["maximum_cents"]), by=by, moment=moment
+            )
         return table
 
 
@@ -334,6 +343,28 @@ def _require_seats_empty_above(table: Table, seats: int) -> None:
             rule=Rule.OPTIONS,
             field="seats",
         )
+
+
+def _limits_changed(table: Table, old: tuple[int, int], *, by, moment):
+    """The table plays other stakes (docs/rules.md §3.6): calls to its seats are withdrawn
+    (the players keep their places); if no other open table plays the old stakes, their list
+    moves to the list of the new limits. Answers (old list, new list, players moved) or None."""
+    listing.withdraw_calls(
+        table.pk, by=by, moment=moment, reason=waitlist_rules.Reason.LIMITS_CHANGED
+    )
+    seat_requests.table_changed(table, by=by, moment=moment, end=seat_rules.End.LIMITS_CHANGED)
+    source = Waitlist.objects.filter(minimum_cents=old[0], maximum_cents=old[1]).first()
+    if source is None or table.closed_at is not None:
+        return None
+    still_played = Table.objects.filter(
+        minimum_cents=old[0], maximum_cents=old[1], closed_at__isnull=True
+    ).exists()
+    if still_played:
+        return None
+    moved = listing.move_list(
+        source, table.minimum_cents, table.maximum_cents, by=by, moment=moment
+    )
+    return None if moved is None else (source, *moved)
 
 
 def _tppp_badge_valid(player: Player, on: date) -> bool | None:
@@ -395,11 +426,14 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
             ) from None
         # A player who takes a seat leaves every waitlist they are on (docs/rules.md §3.6).
         listing.seated(seating, by=by, moment=moment)
+        seat_requests.seated(seating, by=by, moment=moment)
         return seating
 
 
-def unseat_player(*, table_id: int, seat: int, by) -> Seating:
-    """A player leaves; never while in the hand in play or holding its player-dealer position."""
+def unseat_player(*, table_id: int, seat: int, by, moving: bool = False) -> Seating:
+    """A player leaves; never while in the hand in play or holding its player-dealer position.
+    ``moving``: to a seat at another table in the same step (their table change stays open
+    until they sit there)."""
     with transaction.atomic():
         table = lock_table(table_id)
         seating = Seating.objects.filter(table=table, seat=seat, left_at__isnull=True).first()
@@ -428,6 +462,8 @@ def unseat_player(*, table_id: int, seat: int, by) -> Seating:
         seating.left_at = moment
         seating.unseated_by = by
         seating.save(update_fields=["left_at", "unseated_by"])
+        if not moving:
+            seat_requests.left(seating, by=by, moment=moment)
         return seating
 
 
@@ -525,8 +561,14 @@ def mark_table_closed(*, table_id: int, by) -> Table:
         table.closed_at = now()
         table.closed_by = by
         table.save(update_fields=["closed_at", "closed_by"])
-        # Calls to its seats are withdrawn: the players keep their places (§3.6).
-        listing.withdraw_calls(table.pk, by=by, moment=table.closed_at)
+        # Calls to its seats are withdrawn: the players keep their places (§3.6); its
+        # must-move links and the table changes to it end.
+        seat_requests.table_changed(
+            table, by=by, moment=table.closed_at, end=seat_rules.End.TABLE_CLOSED
+        )
+        listing.withdraw_calls(
+            table.pk, by=by, moment=table.closed_at, reason=waitlist_rules.Reason.TABLE_CLOSED
+        )
         return table
 
 

@@ -42,8 +42,9 @@ from tables.models import (
 from tables.rules import waitlist as rules
 from tables.rules.seats import MOST_SEATS, require_seat
 from tables.selectors import ListView, waitlist_view, waitlist_views
+from tables.selectors import seat_requests as seat_requests_view
 
-from . import floor, listing
+from . import floor, listing, seat_requests
 from .locks import lock_table
 
 SEAT_HOLD_MINUTES = (1, 120)  # the shortest and the longest hold, in minutes
@@ -351,6 +352,9 @@ def call(*, waitlist_id: int, table_id: int, seat: int, by, player_id: int | Non
         view = _lock_for_calls(waitlist_id)
         view, _ = listing.record(view)
         moment = max(now(), view.recorded.at or now())
+        if any((s.table.pk, s.seat) == (table_id, seat) for s in view.open_seats):
+            # A must-move player or a table change is offered the seat before the list.
+            seat_requests.require_not_offered(table_id, seat)
         event = _call_event(view, table_id, seat, moment, player_id)
         if event is None:
             raise StateError(
@@ -392,6 +396,8 @@ def _call_next(view: ListView, table_id: int, seat: int, by) -> WaitlistEvent | 
         return None
     if not any((s.table.pk, s.seat) == (table_id, seat) for s in view.open_seats):
         return None
+    if seat_requests_view().offered(table_id, seat) is not None:
+        return None  # the seat goes to a must-move player or a table change first
     moment = max(now(), view.recorded.at or now())
     event = _call_event(view, table_id, seat, moment, None)
     if event is None:
@@ -556,7 +562,13 @@ def release_hold(*, table_id: int, seat: int, by) -> SeatHold:
         hold.end = HoldEnd.RETURNED
         hold.save(update_fields=["ended_at", "ended_by", "end"])
         # Back after the hold ran out and the seat was offered: the call is withdrawn.
-        listing.withdraw_calls(table.pk, by=by, seats=[seat], moment=hold.ended_at)
+        listing.withdraw_calls(
+            table.pk,
+            by=by,
+            seats=[seat],
+            moment=hold.ended_at,
+            reason=rules.Reason.PLAYER_RETURNED,
+        )
         return hold
 
 
@@ -568,6 +580,10 @@ def withdraw(*, waitlist_id: int, player_id: int, by) -> WaitlistEvent:
         view, _ = listing.record(view)
         _called(view, player_id)
         _, row = listing.record(
-            view, rules.Event(rules.Kind.WITHDRAWN, player_id, _moment(view)), by=by
+            view,
+            rules.Event(
+                rules.Kind.WITHDRAWN, player_id, _moment(view), reason=rules.Reason.BY_FLOOR
+            ),
+            by=by,
         )
         return row
