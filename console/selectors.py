@@ -54,7 +54,7 @@ from tables.rules.rotation import BankedHand, window_shortfall
 from tables.rules.seats import SEATS
 from tables.rules.visibility import visible_cards
 from wagers import selectors as money_selectors
-from wagers.models import PlayerDealerBank
+from wagers.models import Bet, PlayerDealerBank
 from wagers.rules.layout import BankAction, Bettor, play_shortfall, play_stake
 
 from .models import StaffAction
@@ -606,14 +606,19 @@ def players_to_seat() -> QuerySet[Player]:
     return Player.objects.exclude(pk__in=seated).order_by("name")
 
 
-def backline_candidates(table: Table) -> QuerySet[Player]:
-    """Unseated players holding chips at this table: who may bet behind a seat (lazy: the
+def backline_candidates(table: Table, round_: Round | None = None) -> QuerySet[Player]:
+    """Who the floor lets bet behind a seat at this table (docs/rules.md §4.7): a patron
+    standing at the table with chips there (bought in at this table, not a TPPP), seated
+    nowhere, and not yet wagering in ``round_``; never everyone in the room (lazy: the
     query runs only when the wager form is shown)."""
     seated = Seating.objects.filter(left_at__isnull=True).values("player_id")
     holders = Player.objects.filter(
         accounts__table=table, accounts__closed_at__isnull=True, tppp__isnull=True
     ).values("pk")
-    return Player.objects.filter(pk__in=holders).exclude(pk__in=seated).order_by("name")
+    found = Player.objects.filter(pk__in=holders).exclude(pk__in=seated)
+    if round_ is not None:
+        found = found.exclude(pk__in=Bet.objects.filter(hand__round=round_).values("player_id"))
+    return found.order_by("name")
 
 
 def all_cards() -> list[str]:

@@ -332,7 +332,11 @@ def _make_form(name: str, view: selectors.TableView, data=None):
         kwargs = {"behind": view.behind}
     elif form_class is forms.BetForm:
         # As for seating: the page lists the likely bettors; the service judges any player.
-        behind = selectors.backline_candidates(view.table) if data is None else Player.objects.all()
+        behind = (
+            selectors.backline_candidates(view.table, view.round)
+            if data is None
+            else Player.objects.all()
+        )
         kwargs = {"table": view.table, "backliners": behind}
     initial = {"round_id": view.round.pk} if view.round is not None else None
     return form_class(data, initial=initial, **kwargs)
@@ -359,8 +363,36 @@ def _failed_seat(view: selectors.TableView, bound, failed: str) -> int | None:
     return None
 
 
+def _refused_bet_form(view: selectors.TableView, bound):
+    """A refused wager's form as it is shown again (docs/console.md): its picker offers only
+    the eligible backline bettors, never the whole room. A refused backline wager is cleared
+    whole, its bettor and its amounts, so nothing carries to the next seat's wager (a
+    bettor left selected would put the next seat's chips on them); the refusal says whose
+    wager it was. A seat's own wager keeps what was typed, to be corrected."""
+    shown = _make_form("bet", view)
+    cleaned = getattr(bound, "cleaned_data", {}) or {}
+    behind = cleaned.get("backline_player")
+    if behind is None and not bound.data.get("backline_player"):
+        shown = forms.BetForm(
+            bound.data, table=view.table, backliners=shown.fields["backline_player"].queryset
+        )
+    shown.cleaned_data = {}
+    shown._errors = bound.errors.copy()
+    if behind is not None:
+        seat = str(bound.data.get("seat", ""))
+        where = f"seat {seat}" if seat.isdigit() else "the seat"
+        shown.add_error(
+            None,
+            f"{behind.name}'s wager behind {where} was not placed; the form is cleared for "
+            "the next wager",
+        )
+    return shown
+
+
 def _render(request, view: selectors.TableView, bound=None, failed: str = "", status=200):
     page_forms = {name: _make_form(name, view) for name in ACTIONS}
+    if failed == "bet" and bound is not None:
+        bound = _refused_bet_form(view, bound)
     if bound is not None:
         page_forms[failed] = bound
     context = {
