@@ -30,7 +30,7 @@ from django.db.models.functions import TruncDate, TruncTime
 
 from cardroom.clock import now
 from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State
-from cardroom.money import dollars, whole_cents
+from cardroom.money import dollar_range, dollars, whole_cents
 from fees import selectors as fee_selectors
 from fees.rules.assessment import largest_bank, shortfalls
 from rounds import selectors as round_selectors
@@ -51,6 +51,7 @@ from tables.rules.counters import NOBODY_NEW, Counters
 from tables.rules.decisions import legal_decisions
 from tables.rules.paytables import paytable_label
 from tables.rules.rotation import BankedHand, window_shortfall
+from tables.rules.seat_requests import LINE_WORDS, Line
 from tables.rules.seats import SEATS
 from tables.rules.visibility import visible_cards
 from wagers import selectors as money_selectors
@@ -829,3 +830,81 @@ def audit_choices() -> AuditChoices:
 def fee_schedules(moment: datetime | None = None) -> list[fee_selectors.ScheduleRow]:
     """Every schedule with its versions, marked in force (and where), past or scheduled."""
     return fee_selectors.schedule_overview(moment or now())
+
+
+# --- The waitlist page's must-move tables and table changes (docs/rules.md §3.6) ---------------
+
+
+@dataclass(frozen=True)
+class OfferLine:
+    """An open seat and who is offered it first, in the floor's words."""
+
+    table: Table
+    seat: int
+    player: Player
+    line: str  # "must move" or "table change"
+    from_table: Table
+    from_seat: int
+    then: tuple[str, ...]  # the names after them, in order
+
+
+@dataclass(frozen=True)
+class LinkLine:
+    link: object
+    players: tuple[Player, ...]  # in the order they move
+
+
+@dataclass(frozen=True)
+class SeatRequestsPanel:
+    offers: tuple[OfferLine, ...]
+    links: tuple[LinkLine, ...]
+    changes: tuple[object, ...]
+    requests: floor_selectors.SeatRequests
+
+    def offered(self, table_id: int, seat: int) -> OfferLine | None:
+        return next((o for o in self.offers if (o.table.pk, o.seat) == (table_id, seat)), None)
+
+
+def seat_requests_panel(moment) -> SeatRequestsPanel:
+    requests = floor_selectors.seat_requests(moment=moment)
+    offers = []
+    for offer in sorted(requests.offers.values(), key=lambda o: (o.table.name, o.seat)):
+        first = offer.first
+        seating = requests.seatings[first.player]
+        offers.append(
+            OfferLine(
+                table=offer.table,
+                seat=offer.seat,
+                player=seating.player,
+                line=LINE_WORDS[Line(first.line)],
+                from_table=seating.table,
+                from_seat=seating.seat,
+                then=tuple(requests.player(m.player).name for m in offer.movers[1:]),
+            )
+        )
+    links = tuple(
+        LinkLine(
+            link,
+            tuple(s.player for s in requests.must_move_players.get(link.table_id, ())),
+        )
+        for link in requests.must_moves
+    )
+    return SeatRequestsPanel(tuple(offers), links, requests.table_changes, requests)
+
+
+def seat_request_choices() -> dict:
+    """The start and ask forms' choices: open tables, and seated players by name."""
+    tables = list(Table.objects.filter(closed_at__isnull=True).order_by("name"))
+    seated = (
+        Seating.objects.filter(left_at__isnull=True)
+        .select_related("player", "table")
+        .order_by("player__name")
+    )
+    return {
+        "open_tables": [
+            (t.pk, f"{t.name} ({dollar_range(t.minimum_cents, t.maximum_cents)})") for t in tables
+        ],
+        "seated_players": [
+            (s.player_id, f"{s.player.name} ({s.table.name} seat {s.seat})") for s in seated
+        ],
+    }

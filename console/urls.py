@@ -9,6 +9,7 @@ from .views import (
     options,
     pages,
     reports,
+    seat_requests,
     sign_in,
     sign_ins,
     table,
@@ -45,6 +46,11 @@ urlpatterns = [
     path("waitlists/", waitlists.waitlist_page, name="waitlists"),
     path("waitlists/open/", waitlists.open_list, name="waitlists-open"),
     path("waitlists/join/", waitlists.join_list, name="waitlists-join"),
+    path(
+        "waitlists/seat-requests/<slug:action>/",
+        seat_requests.seat_request_action,
+        name="seat-request-action",
+    ),
     path(
         "waitlists/<id:waitlist_id>/<slug:action>/",
         waitlists.waitlist_action,

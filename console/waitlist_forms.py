@@ -71,3 +71,33 @@ class HoldForm(forms.Form):
 
 class SeatForm(forms.Form):
     seat = forms.TypedChoiceField(choices=SEAT_NUMBERS, coerce=int)
+
+
+# --- Must-move tables and table changes (docs/rules.md §3.6) ----------------------------------
+
+
+class MustMoveForm(forms.Form):
+    table = id_field(label="Must-move table")
+    main_table = id_field(label="Main game")
+
+
+class LinkForm(forms.Form):
+    must_move = id_field()
+
+
+class TableChangeForm(forms.Form):
+    player = id_field(label="Seated player")
+    # Empty: any other table of the stakes the player plays.
+    to_table = id_field(label="To table", required=False)
+
+
+class ChangeForm(forms.Form):
+    table_change = id_field()
+
+
+class OfferForm(forms.Form):
+    """The open seat offered first, and the player it is offered to (moved, or passing)."""
+
+    table = id_field()
+    seat = forms.TypedChoiceField(choices=SEAT_NUMBERS, coerce=int)
+    player = id_field()

@@ -915,6 +915,10 @@ class TableChange(models.Model):
     def __str__(self) -> str:
         return f"{self.player} from {self.from_table} to {self.to_table or 'any table'}"
 
+    @property
+    def stakes(self) -> str:
+        return dollar_range(self.minimum_cents, self.maximum_cents)
+
 
 class SeatPass(models.Model):
     """A must-move player or a table change passed a seat offered to them: the seat goes to

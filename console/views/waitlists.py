@@ -33,6 +33,7 @@ from tables.models import Player, Table, Waitlist
 from tables.rules import waitlist as rules
 from tables.services import waitlists
 
+from .. import selectors
 from .. import waitlist_forms as wforms
 from ..permissions import console_view, require
 from ..refusals import heading, refuse
@@ -69,6 +70,7 @@ class SeatLine:
     hold: object = None  # a hold that ran out: the absent player is picked up first
     calling: Player | None = None
     proposed: Player | None = None
+    offered: object = None  # a must-move player or a table change is offered it first
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,7 @@ class ListPanel:
         )
 
 
-def list_panels(moment: datetime) -> list[ListPanel]:
+def list_panels(moment: datetime, offers=None) -> list[ListPanel]:
     """Every list as the floor sees it: the recorded calls (a call whose time ran out is shown
     until the floor or the clock passes the player over), and for each open seat the player
     being called or the first eligible one (the rules' own choice)."""
@@ -131,13 +133,17 @@ def list_panels(moment: datetime) -> list[ListPanel]:
         seats = []
         for open_seat in view.open_seats:
             calling = recorded_calls.get((open_seat.table.pk, open_seat.seat))
+            offered = offers.offered(open_seat.table.pk, open_seat.seat) if offers else None
             seats.append(
                 SeatLine(
                     table=open_seat.table,
                     seat=open_seat.seat,
                     hold=open_seat.hold,
                     calling=view.player(calling) if calling else None,
-                    proposed=view.player(first.player) if first and not calling else None,
+                    proposed=(
+                        view.player(first.player) if first and not (calling or offered) else None
+                    ),
+                    offered=None if calling else offered,
                 )
             )
         panels.append(ListPanel(view=view, rows=rows, seats=tuple(seats)))
@@ -170,9 +176,11 @@ def _picker(request) -> tuple[str, list[Player]]:
     return bounds.storable(query), list(found[:PICKER_LIMIT])
 
 
-def _panel_html(request, moment: datetime, panels: list[ListPanel]) -> str:
+def _panel_html(request, moment: datetime, panels: list[ListPanel], seat_requests) -> str:
     return render_to_string(
-        "console/_waitlists.html", {"panels": panels, "moment": moment}, request=request
+        "console/_waitlists.html",
+        {"panels": panels, "moment": moment, "seat_requests": seat_requests},
+        request=request,
     )
 
 
@@ -185,13 +193,14 @@ def _refused_heading(failed: str) -> str:
 @console_view("view_floor")
 def waitlist_page(request, failed: str = "", form=None, status: int = 200):
     moment = now()
-    panels = list_panels(moment)
+    seat_requests = selectors.seat_requests_panel(moment)
+    panels = list_panels(moment, seat_requests)
     if request.headers.get("HX-Request") and not failed:
-        return HttpResponse(_panel_html(request, moment, panels))
+        return HttpResponse(_panel_html(request, moment, panels, seat_requests))
     query, players = _picker(request)
     context = {
         # Our own template's output (autoescaped when it was rendered), so safe to insert.
-        "panel": mark_safe(_panel_html(request, moment, panels)),
+        "panel": mark_safe(_panel_html(request, moment, panels, seat_requests)),
         "panels": panels,
         "stakes_choices": _stakes_without_list(panels),
         "q": query,
@@ -200,6 +209,7 @@ def waitlist_page(request, failed: str = "", form=None, status: int = 200):
         "failed": failed,
         "refused_heading": _refused_heading(failed),
         "failed_form": form,
+        **selectors.seat_request_choices(),
     }
     return render(request, "console/waitlists.html", context, status=status)
 

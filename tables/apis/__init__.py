@@ -2,6 +2,14 @@
 
 from .button import ButtonAnswerApi, ButtonKeepApi, ButtonOfferApi, OfferRoundListApi
 from .players import PlayerDetailApi, PlayerListApi
+from .seat_requests import (
+    MustMoveEndApi,
+    MustMoveListApi,
+    SeatOfferListApi,
+    SeatPassApi,
+    TableChangeCancelApi,
+    TableChangeListApi,
+)
 from .tables import (
     GameCloseApi,
     GameListApi,
@@ -33,12 +41,18 @@ __all__ = [
     "GameCloseApi",
     "GameListApi",
     "GameOpenApi",
+    "MustMoveEndApi",
+    "MustMoveListApi",
     "OfferRoundListApi",
     "PlayerDetailApi",
     "PlayerListApi",
     "SeatCreateApi",
     "SeatHoldApi",
+    "SeatOfferListApi",
+    "SeatPassApi",
     "SeatingListApi",
+    "TableChangeCancelApi",
+    "TableChangeListApi",
     "TableDetailApi",
     "TableListApi",
     "TableOptionChangeListApi",

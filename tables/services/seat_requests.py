@@ -210,24 +210,28 @@ def cancel_table_change(*, table_change_id: int, by) -> TableChange:
 # --- Offering a seat ----------------------------------------------------------------------------
 
 
+def require_offered(table: Table, seat: int, player_id: int) -> None:
+    """The open seat is offered first to ``player_id`` (the refusal names to whom it is)."""
+    offer = seat_requests().offered(table.pk, seat)
+    if offer is not None and offer.first.player == player_id:
+        return
+    first = offer.first.player if offer else None
+    name = Player.objects.filter(pk=player_id).values_list("name", flat=True).first()
+    raise StateError(
+        f"seat {seat} at {table} is not offered to {name or f'player {player_id}'}"
+        + (f": it is offered first to {Player.objects.get(pk=first).name}" if first else ""),
+        state=State.SEAT_OFFERED if first else State.NOT_LISTED,
+        rule=Rule.TABLE_CHANGE,
+    )
+
+
 def pass_seat(*, table_id: int, seat: int, player_id: int, by) -> SeatPass:
     """The player first offered the open seat (must-move or table change) passes it: they
     keep their place in their line, and the seat goes to the next in line, then the list."""
     require_seat(seat)
     with transaction.atomic():
         table = lock_table(table_id)
-        offer = seat_requests().offered(table.pk, seat)
-        if offer is None or offer.first.player != player_id:
-            first = offer.first.player if offer else None
-            name = Player.objects.filter(pk=player_id).values_list("name", flat=True).first()
-            raise StateError(
-                f"seat {seat} at {table} is not offered to {name or f'player {player_id}'}"
-                + (
-                    f": it is offered first to {Player.objects.get(pk=first).name}" if first else ""
-                ),
-                state=State.SEAT_OFFERED if first else State.NOT_LISTED,
-                rule=Rule.TABLE_CHANGE,
-            )
+        require_offered(table, seat, player_id)
         return SeatPass.objects.create(table=table, seat=seat, player_id=player_id, at=now(), by=by)
 
 

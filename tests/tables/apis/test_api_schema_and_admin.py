@@ -22,7 +22,7 @@ from tables.models import (
     TPPPRegistration,
     TPPPRegistrationChange,
 )
-from tables.services import button, floor, patrons, waitlists
+from tables.services import button, floor, patrons, seat_requests, waitlists
 from tests.builders.factories import PlayerFactory, TPPPRegistrationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -86,6 +86,15 @@ def some_history(on_floor, supervisor):
     patrons.issue_sign_in(
         player_id=seated.pk, username="own.sign.in", password="felt-and-chips-42", by=supervisor
     )
+
+
+    # A must-move table feeding the list's table, a table change, and a pass.
+    must = floor.create_table(name="Admin must", by=supervisor, options={"minimum_cents": 2500})
+    mover = PlayerFactory()
+    floor.seat_player(table_id=must.pk, seat=1, player_id=mover.pk, by=supervisor)
+    seat_requests.start_must_move(table_id=must.pk, main_table_id=waitlist_table.pk, by=supervisor)
+    seat_requests.ask_table_change(player_id=mover.pk, by=supervisor)
+    seat_requests.pass_seat(table_id=waitlist_table.pk, seat=3, player_id=mover.pk, by=supervisor)
     return round_
 
 
