@@ -521,7 +521,10 @@ class BetForm(RoundForm):
     trips = MoneyField(required=False, label="Trips ($)")
     bad_beat = MoneyField(required=False, label="Bad Beat ($)")
     backline_player = ModelChoiceField(
-        queryset=Player.objects.none(), required=False, label="Backline bettor"
+        queryset=Player.objects.none(),
+        required=False,
+        label="Backline bettor",
+        empty_label="none: the seat's own",
     )
 
     def __init__(self, *args, table=None, backliners=None, **kwargs):
