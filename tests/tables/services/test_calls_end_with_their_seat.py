@@ -8,6 +8,7 @@ import itertools
 
 import pytest
 
+from cardroom.errors import Rule, RuleError, StateError
 from tables.models import Waitlist, WaitlistEvent
 from tables.rules.waitlist import Reason
 from tables.selectors import waitlist_view
@@ -167,3 +168,23 @@ def test_closing_the_last_table_keeps_its_list_and_ends_its_calls(clock, staff):
     assert _last(row, pia) == ("withdrawn", Reason.TABLE_CLOSED)
     view = waitlist_view(waitlist_id=row.pk)
     assert view.now.players == (pia.pk,) and view.tables == ()
+
+
+def test_the_lists_refusals_name_players_by_name_never_by_id(clock, staff):
+    f, row = _table_and_list(staff)
+    pia = make_player(name="Pia Park")
+    bo = make_player(name="Bo Bell")
+    for player in (pia, bo):
+        waitlists.join(waitlist_id=row.pk, player_id=player.pk, by=staff.supervisor)
+    with pytest.raises(RuleError) as twice:
+        waitlists.join(waitlist_id=row.pk, player_id=pia.pk, by=staff.supervisor)
+    assert twice.value.message == "Pia Park is already on this list (number 1)"
+    assert (twice.value.rule, twice.value.field) == (Rule.WAITLIST_ONCE, "player")
+    with pytest.raises(RuleError) as out_of_turn:
+        waitlists.call(
+            waitlist_id=row.pk, table_id=f.table_id, seat=6, player_id=bo.pk, by=staff.supervisor
+        )
+    assert out_of_turn.value.message == "Pia Park is first to be called, not Bo Bell"
+    with pytest.raises(StateError) as not_called:
+        waitlists.withdraw(waitlist_id=row.pk, player_id=bo.pk, by=staff.supervisor)
+    assert str(bo.pk) not in not_called.value.message
