@@ -87,7 +87,6 @@ def some_history(on_floor, supervisor):
         player_id=seated.pk, username="own.sign.in", password="felt-and-chips-42", by=supervisor
     )
 
-
     # A must-move table feeding the list's table, a table change, and a pass.
     must = floor.create_table(name="Admin must", by=supervisor, options={"minimum_cents": 2500})
     mover = PlayerFactory()

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0008_tppp_registration_changes'),
+        ('tables', '0012_patron_sign_in'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -22,7 +22,7 @@ class Migration(migrations.Migration):
             name='SeatPass',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField(choices=[(1, 'Seat 1'), (2, 'Seat 2'), (3, 'Seat 3'), (4, 'Seat 4'), (5, 'Seat 5'), (6, 'Seat 6')])),
+                ('seat', models.PositiveSmallIntegerField(choices=[(1, 'Seat 1'), (2, 'Seat 2'), (3, 'Seat 3'), (4, 'Seat 4'), (5, 'Seat 5'), (6, 'Seat 6'), (7, 'Seat 7'), (8, 'Seat 8'), (9, 'Seat 9')])),
                 ('at', models.DateTimeField()),
                 ('by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
                 ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.player')),
