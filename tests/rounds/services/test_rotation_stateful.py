@@ -568,6 +568,16 @@ class FloorMachine(RuleBasedStateMachine):
             finally:
                 transaction.savepoint_rollback(savepoint)
 
+        # The offers already recorded: an earlier offer of the open offer round may carry
+        # this very moment (the clock is frozen between steps), so the tried offer's rows are
+        # told apart by being new, never by their time (tests/rounds/services/
+        # test_rotation_replays.py).
+        recorded_before = set(
+            ButtonOffer.objects.filter(offer_round__table_id=self.table_id).values_list(
+                "pk", flat=True
+            )
+        )
+
         def passed_over(answer):
             """The seats the offer recorded as ineligible, each with its reason."""
             offer_round = (
@@ -576,9 +586,9 @@ class FloorMachine(RuleBasedStateMachine):
                 else OfferRound.objects.filter(table_id=self.table_id).order_by("-id").first()
             )
             return sorted(
-                offer_round.offers.filter(
-                    answer=OfferAnswer.INELIGIBLE, offered_at=self.clock.now()
-                ).values_list("seat", "reason")
+                offer_round.offers.filter(answer=OfferAnswer.INELIGIBLE)
+                .exclude(pk__in=recorded_before)
+                .values_list("seat", "reason")
             )
 
         offered, recorded = tried(
