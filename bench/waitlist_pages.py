@@ -66,10 +66,11 @@ def build(tables: int, waiting: int):
             floor.seat_player(table_id=table.pk, seat=seat, player_id=player.pk, by=user)
     # A list already open for the stakes (the demo floor keeps one) is the room's list: one a
     # stakes (docs/rules.md §3.6), so the bench's players join it.
+    # A list is kept only for the stakes of a table: with fewer tables than STAKES, fewer lists.
     rows = [
         Waitlist.objects.filter(minimum_cents=low, maximum_cents=high).first()
         or waitlists.open_waitlist(minimum_cents=low, maximum_cents=high, by=user)
-        for low, high in STAKES
+        for low, high in STAKES[:tables]
     ]
     for number in range(waiting):
         player = floor.create_player(player_number=f"WB-W{number}", name=f"Waiting Player{number}")
