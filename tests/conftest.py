@@ -108,9 +108,13 @@ def _module_of(item: pytest.Item) -> str:
 
 
 def _shares_a_module_fixture(item: pytest.Item) -> bool:
+    """A fixture of ours (a plugin's have no base id: pytest-django's class-scoped autouse
+    one is in every test) set up once for several tests."""
     fixtures = getattr(item, "_fixtureinfo", None)
     definitions = fixtures.name2fixturedefs.values() if fixtures is not None else ()
-    return any(d.scope in ("module", "class", "package") for defs in definitions for d in defs)
+    return any(
+        d.scope in ("module", "class", "package") and d.baseid for defs in definitions for d in defs
+    )
 
 
 def xdist_groups(items: list[pytest.Item]) -> dict[pytest.Item, str]:
@@ -130,8 +134,13 @@ def xdist_groups(items: list[pytest.Item]) -> dict[pytest.Item, str]:
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the node ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item, group in xdist_groups(items).items():
+    groups = xdist_groups(items)
+    for item, group in groups.items():
         item.add_marker(pytest.mark.xdist_group(group))
+    # The tests marked slow start first (workers take tests in this order): one of them left
+    # for the end would keep one worker busy while the other has nothing to do. A test of a
+    # group stays with its module (its module fixtures are set up once).
+    items.sort(key=lambda item: item in groups or item.get_closest_marker("slow") is None)
 
 
 # --- A real Celery worker -------------------------------------------------------------------

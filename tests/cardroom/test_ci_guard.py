@@ -144,11 +144,12 @@ class _Item:
 
     def __init__(self, nodeid: str, *fixtures: str, module_scoped: bool = False) -> None:
         self.nodeid = nodeid
-        self.fixturenames = list(fixtures)
+        self.fixturenames = [*fixtures, "_django_setup_unittest"]
         scope = "module" if module_scoped else "function"
-        self._fixtureinfo = SimpleNamespace(
-            name2fixturedefs={name: [SimpleNamespace(scope=scope)] for name in fixtures}
-        )
+        ours = {name: [SimpleNamespace(scope=scope, baseid="tests")] for name in fixtures}
+        # pytest-django's class-scoped autouse fixture, in every test: a plugin's, no base id.
+        plugins = {"_django_setup_unittest": [SimpleNamespace(scope="class", baseid="")]}
+        self._fixtureinfo = SimpleNamespace(name2fixturedefs={**ours, **plugins})
 
 
 def test_parallel_groups_keep_the_celery_worker_and_module_fixtures_on_one_worker():

@@ -448,6 +448,7 @@ def api_refusal(field: str) -> dict:
 LISTS = ["/api/rounds/", "/api/players/", "/api/seatings/", "/api/accounts/", "/api/reports/"]
 
 
+@pytest.mark.slow  # every route for every role: hundreds of requests
 def test_every_api_route_refuses_a_query_on_a_secret_column_for_everyone(client, live, askers):
     right = guesses(live)[HOLE]
     routes = api_routes()

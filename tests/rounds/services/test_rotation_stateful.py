@@ -712,14 +712,21 @@ class FloorMachineSupervising(FloorMachine):
 
 
 OUTCOMES: Counter[str] = Counter()
+# 25 sessions of up to 30 steps each, for each machine. Every step is real services on
+# PostgreSQL, the floor read before and after, and invariants over the whole record; 40
+# sessions made the plain machine the suite's longest test (13 minutes on a shared 2-core
+# machine, the supervisor's 5), the tail of a parallel run. Derandomized in CI, the same 25
+# sessions run every time; the outcomes asserted after each run show they still play rounds
+# to settlement, answer offers and meet refusals. Both start first in a run (slow).
 SETTINGS = settings(
-    max_examples=40,
+    max_examples=25,
     stateful_step_count=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_floor_sessions_keep_every_rotation_rule():
     OUTCOMES.clear()
@@ -729,6 +736,7 @@ def test_floor_sessions_keep_every_rotation_rule():
         assert OUTCOMES[outcome] > 0, (outcome, OUTCOMES)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_floor_sessions_with_a_supervisor_keep_every_rotation_rule():
     run_state_machine_as_test(FloorMachineSupervising, settings=SETTINGS)
