@@ -18,7 +18,8 @@ HOLD_MINUTES = (1, 120)  # what the form offers; the service refuses anything el
 
 
 class StakesForm(forms.Form):
-    """A list for the stakes of an open table: chosen as "minimum-maximum" in cents."""
+    """A list for the game and stakes of an open table: chosen as "minimum-maximum" in cents,
+    then "@game" (none: Ultimate Texas Hold'em)."""
 
     stakes = forms.CharField(max_length=64)
     # Empty: the list's defaults (3 minutes to answer, 30 for a call-in, keeps their place).
@@ -26,13 +27,14 @@ class StakesForm(forms.Form):
     call_in_minutes = IntegerField(min_value=1, max_value=24 * 60, required=False)
     pass_over = forms.ChoiceField(choices=PASS_OVER_CHOICES, required=False)
 
-    def clean_stakes(self) -> tuple[int, int]:
-        low, sep, high = self.cleaned_data["stakes"].partition("-")
+    def clean_stakes(self) -> tuple[int, int, str | None]:
+        limits, _, game = self.cleaned_data["stakes"].partition("@")
+        low, sep, high = limits.partition("-")
         if not sep or not low.isascii() or not high.isascii():
-            raise forms.ValidationError("choose the stakes of an open table")
+            raise forms.ValidationError("choose the game and stakes of an open table")
         if not (low.isdigit() and high.isdigit()):
-            raise forms.ValidationError("choose the stakes of an open table")
-        return int(low), int(high)
+            raise forms.ValidationError("choose the game and stakes of an open table")
+        return int(low), int(high), game or None
 
 
 class PolicyForm(forms.Form):

@@ -7,6 +7,7 @@ the same games in full. Adding a game is adding its package and one line here an
 from __future__ import annotations
 
 from cardroom.errors import Rule, RuleError
+from cardroom.money import dollar_range
 from games.ez_baccarat.listing import LISTING as EZ_BACCARAT
 from games.interface import Listing
 from games.ultimate_texas_holdem.listing import LISTING as ULTIMATE_TEXAS_HOLDEM
@@ -33,3 +34,10 @@ def listing(key: str | None) -> Listing:
             rule=Rule.CALCULATOR_FORMAT,
             field="game",
         ) from None
+
+
+def at_stakes(minimum_cents: int, maximum_cents: int, game: str | None) -> str:
+    """A game at its stakes as the floor says it, on the waitlists, the board and the floor
+    map: "$20.00 - $2,000.00 EZ Baccarat" (the limits as the room writes money, then the
+    game's name)."""
+    return f"{dollar_range(minimum_cents, maximum_cents)} {listing(game).name}"

@@ -14,9 +14,8 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 
 from cardroom.errors import ACTIVE_ROUND_STATES, ROUND_STATES, State
-from cardroom.money import dollar_range
 from games.catalog import CHOICES as GAME_CHOICES
-from games.catalog import DEFAULT_GAME, listing
+from games.catalog import DEFAULT_GAME, at_stakes, listing
 from games.interface import Listing
 from tables.rules.decisions import (
     DEFAULT_PREFLOP_MULTIPLES,
@@ -701,7 +700,9 @@ def reached_showdown(round_ref: str = "pk") -> Exists:
 
 
 class Waitlist(models.Model):
-    """The list for one stakes (a table's limits) and its policy (docs/rules.md §3.6).
+    """The list for one game at one stakes (a table's game and limits) and its policy
+    (docs/rules.md §3.6): a player waiting for "$20.00 - $2,000.00 EZ Baccarat" is called only to a
+    table of that game at those limits.
 
     Who is on it, in what order, and who is called is never stored: it is the replay of its
     events (``WaitlistEvent``). The policy in force is here; every change of it is a
@@ -709,6 +710,9 @@ class Waitlist(models.Model):
     applies each event under the policy of its time.
     """
 
+    game = models.CharField(
+        max_length=32, choices=GAME_CHOICES, default=DEFAULT_GAME, db_default=DEFAULT_GAME
+    )
     minimum_cents = models.PositiveIntegerField()
     maximum_cents = models.PositiveIntegerField()
     response_seconds = models.PositiveIntegerField(default=180)
@@ -728,10 +732,11 @@ class Waitlist(models.Model):
     empty_after_event = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
-        ordering = ["minimum_cents", "maximum_cents"]
+        ordering = ["minimum_cents", "maximum_cents", "game"]
         constraints = [
             models.UniqueConstraint(
-                fields=["minimum_cents", "maximum_cents"], name="one_waitlist_per_stakes"
+                fields=["game", "minimum_cents", "maximum_cents"],
+                name="one_waitlist_per_game_and_stakes",
             ),
             models.CheckConstraint(
                 condition=Q(response_seconds__gte=60, call_in_seconds__gte=60),
@@ -740,7 +745,11 @@ class Waitlist(models.Model):
         ]
 
     def __str__(self) -> str:
-        return dollar_range(self.minimum_cents, self.maximum_cents)
+        return at_stakes(self.minimum_cents, self.maximum_cents, self.game)
+
+    @property
+    def game_listing(self) -> Listing:
+        return listing(self.game)
 
 
 class WaitlistPolicyChange(models.Model):

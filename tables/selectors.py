@@ -40,6 +40,7 @@ from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State, StateError
 from cardroom.filtering import filter_queryset
 from cardroom.money import dollar_range
 from cardroom.sql import row_loader
+from games import catalog
 from tables import options as table_options
 from tables import sql
 from tables.filters import GameFilter, OfferRoundFilter, PlayerFilter, SeatingFilter
@@ -80,7 +81,7 @@ from tables.rules.rotation import (
     offer_order,
     offers_start_at,
 )
-from tables.rules.seats import SEATS
+from tables.rules.seats import seat_numbers
 
 Filters = Mapping[str, Any] | None
 
@@ -809,7 +810,7 @@ def _list_rows(ids: Sequence[int] | None) -> list[Waitlist]:
     rows = Waitlist.objects.all()
     if ids is not None:
         rows = rows.filter(pk__in=ids)
-    return list(rows.order_by("minimum_cents", "maximum_cents", "id"))
+    return list(rows.order_by("minimum_cents", "maximum_cents", "game", "id"))
 
 
 def waitlist_views(
@@ -834,9 +835,9 @@ def waitlist_views(
     states = {row.pk: replay_waitlist(events[row.pk], changes[row.pk]) for row in rows}
     player_ids = {e.player for state in states.values() for e in state.entries}
     players = Player.objects.in_bulk(player_ids)
-    open_seats: dict[tuple[int, int], list[OpenSeat]] = {}
-    tables: dict[tuple[int, int], list[Table]] = {}
-    seated_at: dict[tuple[int, int], set[int]] = {}
+    open_seats: dict[Stakes, list[OpenSeat]] = {}
+    tables: dict[Stakes, list[Table]] = {}
+    seated_at: dict[Stakes, set[int]] = {}
     if seats:
         tables, open_seats, seated_at = _seats_by_stakes(moment)
     views = []
@@ -847,7 +848,7 @@ def waitlist_views(
         current = recorded
         for event in due:
             current = waitlist_rules.apply(current, event, policy)
-        stakes = (row.minimum_cents, row.maximum_cents)
+        stakes = (row.game, row.minimum_cents, row.maximum_cents)
         calls = {(e.call.table, e.call.seat): e.player for e in current.entries if e.call}
         views.append(
             ListView(
@@ -875,27 +876,39 @@ def waitlist_view(*, waitlist_id: int, moment: datetime | None = None) -> ListVi
     return views[0]
 
 
+# A list's game and stakes, and a table's: (game, minimum, maximum). A list fills only the
+# tables of its own game at its limits (docs/rules.md §3.6).
+Stakes = tuple[str, int, int]
+
+
+def stakes_of(table: Table) -> Stakes:
+    return (table.game, table.minimum_cents, table.maximum_cents)
+
+
+def stakes_of_list(row: Waitlist) -> Stakes:
+    return (row.game, row.minimum_cents, row.maximum_cents)
+
+
 def _seats_by_stakes(moment: datetime):
-    """Open tables by stakes, the seats a list may fill at each, and who sits at each
-    stakes (three queries)."""
-    tables: dict[tuple[int, int], list[Table]] = {}
+    """Open tables by game and stakes, the seats a list may fill at each, and who sits at
+    each game and stakes (three queries)."""
+    tables: dict[Stakes, list[Table]] = {}
     for table in Table.objects.filter(closed_at__isnull=True).order_by("name"):
-        tables.setdefault((table.minimum_cents, table.maximum_cents), []).append(table)
+        tables.setdefault(stakes_of(table), []).append(table)
     by_id = {t.pk: t for ts in tables.values() for t in ts}
     taken: dict[int, dict[int, int]] = {}
-    seated_at: dict[tuple[int, int], set[int]] = {}
+    seated_at: dict[Stakes, set[int]] = {}
     for seat in Seating.objects.filter(left_at__isnull=True, table__in=by_id):
         taken.setdefault(seat.table_id, {})[seat.seat] = seat.player_id
-        table = by_id[seat.table_id]
-        seated_at.setdefault((table.minimum_cents, table.maximum_cents), set()).add(seat.player_id)
+        seated_at.setdefault(stakes_of(by_id[seat.table_id]), set()).add(seat.player_id)
     holds = {
         (h.table_id, h.seat): h
         for h in SeatHold.objects.filter(ended_at__isnull=True, table__in=by_id)
     }
-    open_seats: dict[tuple[int, int], list[OpenSeat]] = {}
+    open_seats: dict[Stakes, list[OpenSeat]] = {}
     for stakes, stake_tables in tables.items():
         for table in stake_tables:
-            for seat in SEATS:
+            for seat in seat_numbers(table.seat_count):
                 hold = holds.get((table.pk, seat))
                 if seat in taken.get(table.pk, {}) and not (hold and hold.until <= moment):
                     continue
@@ -943,6 +956,7 @@ class BoardCall:
 class BoardStakes:
     minimum_cents: int
     maximum_cents: int
+    game: str = catalog.DEFAULT_GAME
     tables: tuple[BoardTable, ...] = ()
     has_list: bool = False
     waiting: tuple[str, ...] = ()  # board names, in list order
@@ -953,7 +967,16 @@ class BoardStakes:
 
     @property
     def label(self) -> str:
+        """The game at its stakes: "$20.00 - $2,000.00 EZ Baccarat"."""
+        return catalog.at_stakes(self.minimum_cents, self.maximum_cents, self.game)
+
+    @property
+    def stakes(self) -> str:
         return dollar_range(self.minimum_cents, self.maximum_cents)
+
+    @property
+    def game_name(self) -> str:
+        return catalog.listing(self.game).name
 
 
 @dataclass(frozen=True)
@@ -972,8 +995,8 @@ class BoardRoom:
     committed out of id order) the board's slice of time bounds (``console.views.board``).
     """
 
-    # (id, name, minimum, maximum, players seated, game open)
-    tables: tuple[tuple[int, str, int, int, int, bool], ...] = ()
+    # (id, name, game, minimum, maximum, seats, players seated, game open)
+    tables: tuple[tuple[int, str, str, int, int, int, int, bool], ...] = ()
     lists: int | None = None
     names: int | None = None
 
@@ -993,7 +1016,8 @@ def _last_id(model, *order: str) -> Subquery:
 
 
 def _board_room_query() -> QuerySet:
-    """The open tables (id, name, stakes, players seated, game open) in the board's order,
+    """The open tables (id, name, game, stakes, seats, players seated, game open) in the
+    board's order,
     each row with the lists' and the names' change markers (``BoardRoom``)."""
     big = BigIntegerField()
     marks = Waitlist.objects.order_by().annotate(
@@ -1028,12 +1052,14 @@ def _board_room_query() -> QuerySet:
                 output_field=big,
             ),
         )
-        .order_by("minimum_cents", "maximum_cents", "name")
+        .order_by("minimum_cents", "maximum_cents", "game", "name")
         .values_list(
             "pk",
             "name",
+            "game",
             "minimum_cents",
             "maximum_cents",
+            "seat_count",
             "seated_count",
             "game_open",
             "lists_mark",
@@ -1060,8 +1086,8 @@ def board_room() -> BoardRoom:
     if not rows:
         return BoardRoom()
     tables = tuple(
-        (pk, name, minimum, maximum, seated, bool(game_open))
-        for pk, name, minimum, maximum, seated, game_open, _, _ in rows
+        (pk, name, game, minimum, maximum, seats, seated, bool(game_open))
+        for pk, name, game, minimum, maximum, seats, seated, game_open, _, _ in rows
     )
     return BoardRoom(tables=tables, lists=int(rows[0][-2]), names=int(rows[0][-1]))
 
@@ -1079,7 +1105,8 @@ def _changes_at(view: ListView) -> datetime | None:
 def table_board(
     *, moment: datetime | None = None, room: BoardRoom | None = None
 ) -> list[BoardStakes]:
-    """What the room's table board shows, by stakes: the open tables (seated players, open
+    """What the room's table board shows, by game and stakes (the limits, then the game):
+    the open tables (seated players, open
     seats, game running), each list's players in order by their board names, and who is
     being called to which seat. A fixed number of queries whatever the size: the tables
     (``room``, read here unless given: read before the lists, so the board is never older
@@ -1087,22 +1114,23 @@ def table_board(
     moment = moment or now()
     room = room if room is not None else board_room()
     views = waitlist_views(moment=moment, seats=False)
-    by_stakes: dict[tuple[int, int], list[BoardTable]] = {}
+    by_stakes: dict[Stakes, list[BoardTable]] = {}
     names: dict[int, str] = {}
-    for pk, name, minimum, maximum, seated, game_open in room.tables:
+    for pk, name, game, minimum, maximum, seats, seated, game_open in room.tables:
         names[pk] = name
-        by_stakes.setdefault((minimum, maximum), []).append(
-            BoardTable(name, seated, max(len(SEATS) - seated, 0), game_open)
+        by_stakes.setdefault((game, minimum, maximum), []).append(
+            BoardTable(name, seated, max(seats - seated, 0), game_open)
         )
-    lists = {(v.waitlist.minimum_cents, v.waitlist.maximum_cents): v for v in views}
+    lists = {stakes_of_list(v.waitlist): v for v in views}
     board = []
-    for stakes in sorted(set(by_stakes) | set(lists)):
+    for stakes in sorted(set(by_stakes) | set(lists), key=lambda s: (s[1], s[2], s[0])):
         view = lists.get(stakes)
         entries = view.now.entries if view else ()
         board.append(
             BoardStakes(
-                minimum_cents=stakes[0],
-                maximum_cents=stakes[1],
+                game=stakes[0],
+                minimum_cents=stakes[1],
+                maximum_cents=stakes[2],
                 tables=tuple(by_stakes.get(stakes, ())),
                 has_list=view is not None,
                 waiting=tuple(view.player(e.player).board_name for e in entries),

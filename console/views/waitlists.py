@@ -27,7 +27,8 @@ from django.views.decorators.http import require_POST
 from cardroom import bounds
 from cardroom.clock import now
 from cardroom.errors import RuleError, StateError
-from cardroom.money import dollar_range, duration
+from cardroom.money import duration
+from games.catalog import at_stakes
 from tables import selectors as floor_selectors
 from tables.models import Player, Table, Waitlist
 from tables.rules import waitlist as rules
@@ -85,7 +86,8 @@ class ListPanel:
 
     @property
     def stakes(self) -> str:
-        return dollar_range(self.waitlist.minimum_cents, self.waitlist.maximum_cents)
+        """The list's game at its stakes: "$20.00 - $2,000.00 EZ Baccarat"."""
+        return str(self.waitlist)
 
     @property
     def policy_text(self) -> str:
@@ -151,15 +153,19 @@ def list_panels(moment: datetime, offers=None) -> list[ListPanel]:
 
 
 def _stakes_without_list(panels: list[ListPanel]) -> list[tuple[str, str]]:
-    """The open tables' stakes that have no list yet: the "Open a list" choices."""
-    listed = {(p.waitlist.minimum_cents, p.waitlist.maximum_cents) for p in panels}
+    """The open tables' games and stakes that have no list yet: the "Open a list" choices."""
+    listed = {floor_selectors.stakes_of_list(p.waitlist) for p in panels}
     stakes = (
         Table.objects.filter(closed_at__isnull=True)
-        .values_list("minimum_cents", "maximum_cents")
+        .values_list("game", "minimum_cents", "maximum_cents")
         .distinct()
-        .order_by("minimum_cents", "maximum_cents")
+        .order_by("minimum_cents", "maximum_cents", "game")
     )
-    return [(f"{lo}-{hi}", dollar_range(lo, hi)) for lo, hi in stakes if (lo, hi) not in listed]
+    return [
+        (f"{lo}-{hi}@{game}", at_stakes(lo, hi, game))
+        for game, lo, hi in stakes
+        if (game, lo, hi) not in listed
+    ]
 
 
 def _picker(request) -> tuple[str, list[Player]]:
@@ -363,12 +369,16 @@ def open_list(request):
         request.audit_message = json.dumps(form.errors.get_json_data())
         return waitlist_page(request, failed="open", form=form, status=400)
     data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
-    low, high = data.pop("stakes")
-    request.audit_detail = json.dumps({"minimum_cents": low, "maximum_cents": high, **data})
+    low, high, game = data.pop("stakes")
+    request.audit_detail = json.dumps(
+        {"game": game, "minimum_cents": low, "maximum_cents": high, **data}
+    )
     try:
-        waitlists.open_waitlist(minimum_cents=low, maximum_cents=high, by=request.user, **data)
+        row = waitlists.open_waitlist(
+            minimum_cents=low, maximum_cents=high, game=game, by=request.user, **data
+        )
     except (RuleError, StateError) as error:
         field = "stakes" if isinstance(error, RuleError) else None
         status = refuse(request, form, error, field)
         return waitlist_page(request, failed="open", form=form, status=status)
-    return _done(request, f"the {dollar_range(low, high)} list is open")
+    return _done(request, f"the {row} list is open")

@@ -1,5 +1,8 @@
 """Waitlists, seat calls and seat holds (docs/rules.md §3.6): one atomic action per change.
 
+A list is kept for one game at one stakes (docs/rules.md §3.6): "$20.00 - $2,000.00 EZ
+Baccarat" fills only the EZ Baccarat tables at those limits.
+
 Each action locks, in the documented order, the tables of the list's stakes (by id), then
 the lists it writes (by id); re-reads the list under the locks; records what the clock made
 due; then checks and records its own event (``listing.record``). The state of a list is
@@ -28,7 +31,8 @@ from django.db import IntegrityError, transaction
 
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
-from cardroom.money import dollar_range
+from games import catalog
+from games.catalog import at_stakes
 from tables.models import (
     HoldEnd,
     Player,
@@ -86,12 +90,23 @@ def _policy_values(response_minutes, call_in_minutes, pass_over) -> dict:
     }
 
 
-def _stakes_tables(minimum_cents: int, maximum_cents: int) -> list[Table]:
+def _stakes_tables(minimum_cents: int, maximum_cents: int, game: str) -> list[Table]:
+    """The open tables of ``game`` at these limits: the tables a list of theirs fills."""
     return list(
         Table.objects.filter(
-            minimum_cents=minimum_cents, maximum_cents=maximum_cents, closed_at__isnull=True
+            game=game,
+            minimum_cents=minimum_cents,
+            maximum_cents=maximum_cents,
+            closed_at__isnull=True,
         ).order_by("pk")
     )
+
+
+def _game(game: str | None) -> str:
+    try:
+        return catalog.listing(game).key
+    except RuleError as error:
+        raise RuleError(error.message, rule=Rule.WAITLIST_STAKES, field="game") from None
 
 
 def open_waitlist(
@@ -99,32 +114,36 @@ def open_waitlist(
     minimum_cents: int,
     maximum_cents: int,
     by,
+    game: str | None = None,
     response_minutes: int = 3,
     call_in_minutes: int = 30,
     pass_over: str = rules.PassOver.KEEP_PLACE,
 ) -> Waitlist:
-    """A list for the stakes of an open table (one per stakes)."""
+    """A list for the game and stakes of an open table (one per game and stakes; Ultimate
+    Texas Hold'em when no game is named)."""
     values = _policy_values(response_minutes, call_in_minutes, pass_over)
-    if not _stakes_tables(minimum_cents, maximum_cents):
+    game = _game(game)
+    named = at_stakes(minimum_cents, maximum_cents, game)
+    if not _stakes_tables(minimum_cents, maximum_cents, game):
         raise RuleError(
-            f"no open table plays {dollar_range(minimum_cents, maximum_cents)}: a list is kept "
-            "for the stakes of a table",
+            f"no open table plays {named}: a list is kept for the game and stakes of a table",
             rule=Rule.WAITLIST_STAKES,
             field="minimum_cents",
         )
     moment = now()
     with transaction.atomic():
         if Waitlist.objects.filter(
-            minimum_cents=minimum_cents, maximum_cents=maximum_cents
+            game=game, minimum_cents=minimum_cents, maximum_cents=maximum_cents
         ).exists():
             raise StateError(
-                f"the {dollar_range(minimum_cents, maximum_cents)} list is already open",
+                f"the {named} list is already open",
                 state=State.ALREADY_RECORDED,
                 rule=Rule.WAITLIST_STAKES,
             )
         try:
             with transaction.atomic():
                 row = Waitlist.objects.create(
+                    game=game,
                     minimum_cents=minimum_cents,
                     maximum_cents=maximum_cents,
                     created_at=moment,
@@ -133,7 +152,7 @@ def open_waitlist(
                 )
         except IntegrityError:
             raise StateError(
-                f"the {dollar_range(minimum_cents, maximum_cents)} list is already open",
+                f"the {named} list is already open",
                 state=State.ALREADY_RECORDED,
                 rule=Rule.WAITLIST_STAKES,
             ) from None
@@ -226,8 +245,8 @@ def _record(view: ListView, event: rules.Event, *, by) -> WaitlistEvent:
 # --- Calls -----------------------------------------------------------------------------------
 
 
-def _stakes_of(table: Table) -> tuple[int, int]:
-    return (table.minimum_cents, table.maximum_cents)
+def _stakes_of(table: Table) -> tuple[str, int, int]:
+    return (table.game, table.minimum_cents, table.maximum_cents)
 
 
 def _lock_for_calls(waitlist_id: int) -> ListView:
@@ -236,7 +255,7 @@ def _lock_for_calls(waitlist_id: int) -> ListView:
     row = Waitlist.objects.filter(pk=waitlist_id).first()
     if row is None:
         raise Waitlist.DoesNotExist(f"no waitlist {waitlist_id}")
-    for table in _stakes_tables(row.minimum_cents, row.maximum_cents):
+    for table in _stakes_tables(row.minimum_cents, row.maximum_cents, row.game):
         lock_table(table.pk)
     # Every list: a call skips players called on another list, and a seating takes the
     # player off every list, so no other list may change under either.
@@ -252,15 +271,17 @@ def _open_seat(view: ListView, table_id: int, seat: int):
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise RuleError(f"no table {table_id}", rule=Rule.WAITLIST_STAKES, field="table")
-    stakes = dollar_range(view.waitlist.minimum_cents, view.waitlist.maximum_cents)
-    if _stakes_of(table) != (view.waitlist.minimum_cents, view.waitlist.maximum_cents):
+    row = view.waitlist
+    if _stakes_of(table) != (row.game, row.minimum_cents, row.maximum_cents):
+        plays = at_stakes(table.minimum_cents, table.maximum_cents, table.game)
         raise RuleError(
-            f"{table} plays {dollar_range(*_stakes_of(table))}; this list is {stakes}",
+            f"{table} plays {plays}; this list is {row}",
             rule=Rule.WAITLIST_STAKES,
             field="table",
         )
     if table.closed_at is not None:
         raise StateError(f"{table} is closed", state=State.TABLE_CLOSED, rule=Rule.SEATS)
+    require_seat(seat, seat_count=table.seat_count)  # a seat the table has
     hold = SeatHold.objects.filter(table=table, seat=seat, ended_at__isnull=True).first()
     if hold is not None:
         raise StateError(

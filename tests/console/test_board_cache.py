@@ -276,6 +276,6 @@ def test_the_rooms_statement_written_once_reads_what_the_orm_reads(shared, room,
     )
     read = floor_selectors.board_room()
     rows = list(floor_selectors._board_room_query())
-    assert [tuple(row[:6]) for row in rows] == list(read.tables)
-    assert {row[6:] for row in rows} == {(read.lists, read.names)}
+    assert [tuple(row[:8]) for row in rows] == list(read.tables)
+    assert {row[8:] for row in rows} == {(read.lists, read.names)}
     assert read.lists > 0 and [t[1] for t in read.tables] == ["UTH-7", "UTH-0"]
