@@ -11,9 +11,15 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.validators import MaxLengthValidator
 
 from cardroom import bounds, shifts
+from cardroom.errors import RuleError
 from cardroom.forms import GamingDayField, InstantField, IntegerField, ModelChoiceField, id_field
 from cardroom.money import dollars
 from fees.rules.schedule import MAX_RATES
+from games import catalog
+from games.catalog import CHOICES as GAME_CHOICES
+from games.catalog import DEFAULT_GAME
+from games.interface import Listing
+from tables import options as table_options
 from tables import selectors as floor_selectors
 from tables.models import SEAT_NUMBERS, TPPP_REGISTRATION_FIELDS, DealMode, IdType, Player, Table
 from tables.options import EDITABLE_OPTIONS, OPTION_LABELS
@@ -156,13 +162,84 @@ class TableOptionsForm(forms.Form):
     OPTIONS = ("minimum_cents", "maximum_cents", "chip_unit_cents", "deal_mode")
 
 
-class TableForm(TableOptionsForm):
-    """A new table and the first lines of its options sheet; the rest of the sheet keeps
-    its defaults and is changed between rounds."""
+def game_option_fields(game: Listing, values: dict | None = None) -> dict[str, forms.Field]:
+    """The fields of a game's own options sheet (``games.interface.Listing``), with its labels
+    and defaults: the seats when the game has several seat counts, then its own options that
+    are no column of every table (EZ Baccarat's decks, pays, cut card, side wagers' maximum).
+    A short list of values is a choice (``option_choices``); an amount (``_cents``) is typed in
+    dollars, empty for none; anything else is a whole number. The form parses; the floor's
+    service judges every value against the game's rules, naming the option."""
+    values = {**game.own_defaults, **(values or {})}
+    labels = table_options.option_labels(game)
+    fields: dict[str, forms.Field] = {}
+    if len(game.seat_counts) > 1:
+        fields["seats"] = forms.TypedChoiceField(
+            choices=[(n, f"{n} seats") for n in game.seat_counts],
+            coerce=int,
+            initial=values.get("seats", game.default_seats),
+            label=labels["seats"].label,
+        )
+    for name in game.own_options:
+        if name not in game.own_defaults:
+            continue  # a column of the table, on the game's own form (Ultimate Texas Hold'em)
+        label, default = labels[name].label, values.get(name)
+        unit = game.option_units.get(name, "")
+        if name in game.option_choices:
+            fields[name] = forms.TypedChoiceField(
+                choices=[(n, f"{n} {unit}".strip()) for n in game.option_choices[name]],
+                coerce=int,
+                initial=default,
+                label=label,
+            )
+        elif name.endswith("_cents"):
+            fields[name] = MoneyField(
+                label=f"{label} ($)",
+                required=False,
+                initial=None if default is None else _in_dollars(default),
+                help_text="empty: none" if default is None else "",
+            )
+        else:
+            fields[name] = IntegerField(
+                max_value=bounds.COUNT_MAX,
+                initial=default,
+                label=f"{label} ({unit})" if unit else label,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "short"}),
+            )
+    return fields
 
+
+class TableForm(TableOptionsForm):
+    """A new table of a game and the first lines of its options sheet: the limits, the chip,
+    the deal, and the game's own options (``game_option_fields``: EZ Baccarat's seats, decks,
+    pays, cut card and side wagers' maximum). The rest of the sheet keeps its defaults and is
+    changed between rounds."""
+
+    game = forms.ChoiceField(
+        choices=GAME_CHOICES, initial=DEFAULT_GAME, required=False, label="Game"
+    )
     name = forms.CharField(max_length=64)
 
-    field_order = ["name", *TableOptionsForm.OPTIONS]
+    field_order = ["game", "name", *TableOptionsForm.OPTIONS]
+
+    def __init__(self, *args, game: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        chosen = game or (self.data.get("game") if self.is_bound else None)
+        try:
+            self.listing = catalog.listing(chosen)
+        except RuleError:
+            self.listing = catalog.listing(None)
+        self.fields["game"].initial = self.listing.key
+        self.game_fields = tuple(game_option_fields(self.listing))
+        self.fields.update(game_option_fields(self.listing))
+
+    def game_options(self):
+        """The game's own fields, bound, for the template."""
+        return [self[name] for name in self.game_fields]
+
+    def table(self) -> tuple[str, str, dict]:
+        """The new table's name, game and options as the floor's service takes them."""
+        data = dict(self.cleaned_data)
+        return data.pop("name"), data.pop("game") or DEFAULT_GAME, data
 
 
 def _in_dollars(cents: int) -> Decimal:
@@ -276,14 +353,34 @@ class OptionsSheetForm(TableOptionsForm):
     # The window typed while it is off, for the supervisor who turns it on: the table's default.
     DEFAULT_WINDOW = Table._meta.get_field("rotation_window_minutes").default
 
+    # The first game's own options, columns of every table: on its sheet only.
+    FIRST_GAME_OWN = (
+        "preflop_multiples",
+        "trips_paytable",
+        "bad_beat_paytable",
+        "backline_allowed",
+    )
+
     def __init__(self, *args, table: Table, **kwargs):
         kwargs.setdefault("initial", self.shown(table))
         super().__init__(*args, **kwargs)
         self.table = table
-        for name in (*self.OPTIONS, "rotation_window_off"):
+        self.listing = table.game_listing
+        self.options = table_options.editable_options(self.listing)
+        own = game_option_fields(self.listing, table_options.snapshot(table))
+        self.game_fields = tuple(own)
+        if own:  # a game with options of its own beside the columns (EZ Baccarat)
+            for name in self.FIRST_GAME_OWN:
+                del self.fields[name]
+            for name, field in own.items():
+                field.initial = self.initial.get(name, field.initial)
+                self.fields[name] = field
+        for name in (*self.options, "rotation_window_off"):
             self.fields[name].show_hidden_initial = True
         for name in self.MONEY:
             self.fields[name].widget.attrs["inputmode"] = "decimal"
+        if own:
+            return
         trips, bad_beat = table.trips_paytable, table.bad_beat_paytable
         self.fields["trips_paytable"].widget.choices = _paytable_choices(TRIPS_PAYTABLES, trips)
         self.fields["bad_beat_paytable"].widget.choices = _paytable_choices(
@@ -294,7 +391,14 @@ class OptionsSheetForm(TableOptionsForm):
     def shown(cls, table: Table) -> dict:
         """The sheet as the form shows it: dollars, pay tables by name, the window's switch."""
         values = {name: getattr(table, name) for name in cls.OPTIONS}
-        values.update({name: _in_dollars(values[name]) for name in cls.MONEY})
+        values |= table_options.snapshot(table)
+        values.update(
+            {
+                name: _in_dollars(value)
+                for name, value in values.items()
+                if name.endswith("_cents") and value is not None
+            }
+        )
         values["trips_paytable"] = _choice(table.trips_paytable)
         values["bad_beat_paytable"] = _choice(table.bad_beat_paytable)
         window = table.rotation_window_minutes
@@ -329,13 +433,19 @@ class OptionsSheetForm(TableOptionsForm):
     def changes(self) -> dict:
         """The options changed on the page and different from the table's now."""
         changes = {}
-        for name in self.OPTIONS:
+        now = table_options.snapshot(self.table)
+        for name in self.options:
             if not self._changed(name):
                 continue
             value = self._value(name)
-            if value != IN_FULL and value != getattr(self.table, name):
+            if value != IN_FULL and value != now[name]:
                 changes[name] = value
         return changes
+
+    def game_options(self):
+        """The game's own fields, bound, for the template (none for the first game, whose
+        own options are laid out by hand)."""
+        return [self[name] for name in self.game_fields]
 
 
 class IdentificationForm(forms.Form):

@@ -33,6 +33,8 @@ from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State
 from cardroom.money import dollar_range, dollars, whole_cents
 from fees import selectors as fee_selectors
 from fees.rules.assessment import largest_bank, shortfalls
+from games import catalog
+from games.interface import Listing
 from rounds import selectors as round_selectors
 from tables import options as table_options
 from tables import selectors as floor_selectors
@@ -170,19 +172,35 @@ def floor_map(
 # --- The options sheet and its changes (docs/rules.md §3.4, §12) ---------------------------
 
 
-def option_label(option: str) -> str:
-    """The option's label (``tables.options.OPTION_LABELS``, the one place it is named); an
-    option no longer on the sheet, met in an old change, by its own name."""
-    label = table_options.OPTION_LABELS.get(option)
+def option_label(option: str, game: Listing | None = None) -> str:
+    """The option's label (``tables.options.OPTION_LABELS`` and the game's own, the one place
+    each is named); an option no longer on the sheet, met in an old change, by its own name."""
+    if option == "game":
+        return "Game"
+    labels = table_options.option_labels(game) if game else table_options.OPTION_LABELS
+    label = labels.get(option)
     return label.label if label else option
 
 
-def option_text(option: str, value) -> str:
+# An option left empty, in the floor's words (the default when it says nothing).
+NONE_TEXT = {
+    "bad_beat_paytable": "none",
+    "max_tppp_per_table": "no limit",
+    "side_wager_maximum_cents": "each side wager up to the bettor's base wager",
+}
+
+
+def option_text(option: str, value, game: Listing | None = None) -> str:
     """An option's value as the floor reads it: money in dollars, words for the rest."""
+    if option == "game":
+        return catalog.listing(value).name
+    if value is None:
+        return NONE_TEXT.get(option, "off")
     if option.endswith("_cents"):
         return dollars(value)
-    if value is None:
-        return {"bad_beat_paytable": "none", "max_tppp_per_table": "no limit"}.get(option, "off")
+    unit = game.option_units.get(option) if game else None
+    if unit:
+        return f"{value} {unit}"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if option == "deal_mode":
@@ -208,6 +226,7 @@ class OptionChangeRow:
 
 def option_changes(table: Table, *, last: int = 20) -> list[OptionChangeRow]:
     """The table's latest option changes, newest first (one query): who, when, old -> new."""
+    game = table.game_listing
     changes = (
         TableOptionChange.objects.filter(table=table)
         .select_related("changed_by")
@@ -216,9 +235,9 @@ def option_changes(table: Table, *, last: int = 20) -> list[OptionChangeRow]:
     return [
         OptionChangeRow(
             change=change,
-            label=option_label(change.option),
-            old=option_text(change.option, change.old_value),
-            new=option_text(change.option, change.new_value),
+            label=option_label(change.option, game),
+            old=option_text(change.option, change.old_value, game),
+            new=option_text(change.option, change.new_value, game),
         )
         for change in changes
     ]
@@ -226,9 +245,11 @@ def option_changes(table: Table, *, last: int = 20) -> list[OptionChangeRow]:
 
 def options_sheet(table: Table) -> list[tuple[str, str]]:
     """The whole sheet in force, as (label, value) rows in the order of docs/rules.md §12."""
-    return [
-        (option_label(option), option_text(option, value))
+    game = table.game_listing
+    return [("Game", game.name)] + [
+        (option_label(option, game), option_text(option, value, game))
         for option, value in table_options.snapshot(table).items()
+        if option != "game"
     ]
 
 

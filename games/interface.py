@@ -20,7 +20,7 @@ the ledger's postings, the theo) is written once in the apps.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tables.rules.options import OptionLabel
@@ -64,12 +64,18 @@ class Listing:
     - ``own_options``: the options of a table's sheet that are this game's alone (beside the
       limits, the chip, the deal, the seats and the rotation policy every table has);
       ``own_defaults`` the defaults of those that are no column of the table;
-      ``option_labels`` their names in the floor's words.
+      ``option_labels`` their names in the floor's words (and the seats', for a game of
+      several seat counts).
     - ``sheet``: the rules core's options from a table's sheet as a round freezes it (a
       RuleError naming the sheet's field when it breaks a rule of the game).
     - ``tablet``: the console's template of the dealer's tablet at a table of this game.
     - ``shoe``: for a game that keeps a shoe across hands, how it deals from it; None for a
       game dealt from a fresh deck each hand.
+    - ``option_choices``: the values an own option may take when they are a short list (EZ
+      Baccarat's decks: 6 or 8), for the console's forms to offer; any other own option is a
+      whole number, or an amount when its name ends in ``_cents``.
+    - ``option_units``: the unit an own option is counted in, as the sheet shows its value
+      ("to 1", "decks", "cards from the end").
     """
 
     key: str
@@ -82,6 +88,8 @@ class Listing:
     sheet: Callable[[Mapping[str, Any]], Any]
     tablet: str
     shoe: ShoeKeeping | None = None
+    option_choices: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    option_units: Mapping[str, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return self.name

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from cardroom.errors import RuleError, StateError
 from tables.models import Table
-from tables.options import game_options
+from tables.options import game_options, snapshot
 from tables.services import floor
 from wagers.math_sheet import math_sheet
 
@@ -54,7 +54,8 @@ def options_sheet(request, table_id: int):
     if not changes:
         messages.info(request, "no option changed")
         return redirect("console:table", table_id=table.pk)
-    before = {name: getattr(table, name) for name in changes}
+    before = snapshot(table)
+    game = table.game_listing
     try:
         changed = floor.change_table_options(table_id=table.pk, by=request.user, changes=changes)
     except (RuleError, StateError) as error:
@@ -62,8 +63,8 @@ def options_sheet(request, table_id: int):
         status = refuse(request, form, error, field)
         return _render(request, Table.objects.get(pk=table.pk), form, status=status)
     said = "; ".join(
-        f"{selectors.option_label(name)}: {selectors.option_text(name, before[name])}"
-        f" → {selectors.option_text(name, value)}"
+        f"{selectors.option_label(name, game)}: {selectors.option_text(name, before[name], game)}"
+        f" → {selectors.option_text(name, value, game)}"
         for name, value in changes.items()
     )
     messages.success(request, f"options sheet changed: {said}")

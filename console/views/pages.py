@@ -17,6 +17,7 @@ from cardroom import bounds, sharedcache
 from cardroom.clock import now, today
 from cardroom.errors import RuleError, describe
 from cardroom.gaming_day import gaming_day_of, gaming_day_window
+from games.catalog import CHOICES as GAME_CHOICES
 from reports import services as report_services
 from reports.models import QUEUE_UNREACHABLE, QueueState
 from tables import selectors as floor_selectors
@@ -91,10 +92,14 @@ def floor(request, table_form=None, status=200):
     if request.headers.get("HX-Request"):
         return HttpResponse(tables)
     # Our own template's output (autoescaped when it was rendered), so safe to insert.
+    chosen = request.GET.get("game") or None  # the game chosen for the new table's form
     context = {
         "tables": mark_safe(tables),
         "warning_minutes": selectors.WARNING_MINUTES,
-        "table_form": table_form or forms.TableForm(),
+        "table_form": table_form
+        or forms.TableForm(game=chosen if isinstance(chosen, str) else None),
+        "game_chosen": table_form is not None or bool(chosen),
+        "games": GAME_CHOICES,
     }
     return render(request, "console/floor.html", context, status=status)
 
@@ -108,14 +113,16 @@ def create_table(request):
     form = forms.TableForm(request.POST)
     if not form.is_valid():
         return floor(request, table_form=form, status=400)
-    options = dict(form.cleaned_data)
-    name = options.pop("name")
-    request.audit_detail = str({"name": name, **options})
+    name, game, options = form.table()
+    request.audit_detail = str({"name": name, "game": game, **options})
     try:
-        table = floor_services.create_table(name=name, by=request.user, options=options)
+        table = floor_services.create_table(name=name, game=game, by=request.user, options=options)
     except RuleError as error:
         return floor(request, table_form=form, status=refuse(request, form, error, error.field))
-    messages.success(request, f"table {table.name} created: seat players, then open the game")
+    messages.success(
+        request,
+        f"table {table.name} created ({table.game_listing.name}): seat players, then open the game",
+    )
     return redirect("console:table", table_id=table.pk)
 
 

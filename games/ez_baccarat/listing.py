@@ -11,7 +11,7 @@ from games.interface import Dealt, Listing, ShoeKeeping
 from tables.rules.cards import format_cards, parse_card
 
 from .coup import Coup, play_out
-from .options import GAME, OPTION_LABELS, SEAT_COUNTS, BaccaratOptions
+from .options import DECK_COUNTS, GAME, OPTION_LABELS, SEAT_COUNTS, TIE_PAYS, BaccaratOptions
 from .shoe import Shoe, check_held
 
 
@@ -93,8 +93,16 @@ LISTING = Listing(
     default_seats=9,
     own_options=tuple(OWN_DEFAULTS),
     own_defaults=OWN_DEFAULTS,
-    option_labels={name: OPTION_LABELS[name] for name in OWN_DEFAULTS},
+    option_labels={name: OPTION_LABELS[name] for name in ("seats", *OWN_DEFAULTS)},
     sheet=sheet,
     tablet="console/table_baccarat.html",
     shoe=ShoeKeeping(new=new_shoe, deal=deal, keyed=keyed),
+    option_choices={"decks": DECK_COUNTS, "tie_pays": TIE_PAYS},
+    option_units={
+        "decks": "decks",
+        "tie_pays": "to 1",
+        "dragon_7_pays": "to 1",
+        "panda_8_pays": "to 1",
+        "cut_card": "cards from the end",
+    },
 )
