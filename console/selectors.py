@@ -182,25 +182,21 @@ def option_label(option: str, game: Listing | None = None) -> str:
     return label.label if label else option
 
 
-# An option left empty, in the floor's words (the default when it says nothing).
-NONE_TEXT = {
-    "bad_beat_paytable": "none",
-    "max_tppp_per_table": "no limit",
-    "side_wager_maximum_cents": "each side wager up to the bettor's base wager",
-}
+# An option left empty, in the floor's words (the default when it says nothing; a game's own
+# options: ``tables.options.option_word``).
+NONE_TEXT = {"bad_beat_paytable": "none", "max_tppp_per_table": "no limit"}
 
 
 def option_text(option: str, value, game: Listing | None = None) -> str:
     """An option's value as the floor reads it: money in dollars, words for the rest."""
     if option == "game":
         return catalog.listing(value).name
+    if game is not None and option in game.option_labels:
+        return table_options.option_word(game, option, value)
     if value is None:
         return NONE_TEXT.get(option, "off")
     if option.endswith("_cents"):
         return dollars(value)
-    unit = game.option_units.get(option) if game else None
-    if unit:
-        return f"{value} {unit}"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if option == "deal_mode":

@@ -66,6 +66,29 @@ def option_labels(game: Listing) -> dict[str, OptionLabel]:
     return {**OPTION_LABELS, **game.option_labels}
 
 
+# An option of a game's own left empty, in the floor's words (the default it then takes).
+NONE_WORDS = {"side_wager_maximum_cents": "each side wager up to the bettor's base wager"}
+
+
+def own_option_words(game: Listing, values: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The seats and the game's own options of a sheet as (label, value) in the floor's words,
+    in its unit ("8 to 1", "8 decks"), money in dollars: for the game math page and the fee
+    filing's math sheet of a game whose own options are no columns (EZ Baccarat)."""
+    labels = option_labels(game)
+    names = [n for n in ("seats", *game.own_options) if n in values and n in labels]
+    return tuple((labels[name].label, option_word(game, name, values[name])) for name in names)
+
+
+def option_word(game: Listing, name: str, value: Any) -> str:
+    """One of a game's own options' value in the floor's words."""
+    if value is None:
+        return NONE_WORDS.get(name, "none")
+    if name.endswith("_cents"):
+        return dollars(value)
+    unit = game.option_units.get(name)
+    return f"{value} {unit}" if unit else str(value)
+
+
 # Each option as the floor names it: the one place (the console reads it too).
 OPTION_LABELS: dict[str, OptionLabel] = {
     "minimum_cents": OptionLabel("Minimum", "the table minimum"),

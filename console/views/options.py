@@ -17,10 +17,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from cardroom.errors import RuleError, StateError
+from games import registry
 from tables.models import Table
-from tables.options import game_options, snapshot
+from tables.options import game_options, own_option_words, snapshot
 from tables.services import floor
-from wagers.math_sheet import math_sheet
+from wagers.math_sheet import figures_sheet, math_sheet
 
 from .. import forms, selectors
 from ..permissions import console_view
@@ -87,5 +88,10 @@ def game_math(request, table_id: int):
     strategy card (``wagers.math_sheet``, the same sheet the fee filing prints per table).
     Everyone who may see the floor reads it: the strategy card is written for the dealers."""
     table = get_object_or_404(Table, pk=table_id)
+    game = table.game_listing
+    if game.own_defaults:  # a game of figures alone (EZ Baccarat): no strategy card
+        values = snapshot(table)
+        sheet = figures_sheet(registry.game(game.key), values, own_option_words(game, values))
+        return render(request, "console/game_figures.html", {"table": table, "sheet": sheet})
     context = {"table": table, "sheet": math_sheet(game_options(table))}
     return render(request, "console/game_math.html", context)

@@ -47,7 +47,7 @@ def test_the_floor_map_names_each_tables_game(as_user, tables):
     assert "Ultimate Texas Hold'em</strong> · $20.00\u2013$2,000.00 · RNG deal</p>" in uth
 
 
-@pytest.mark.parametrize("page", ["console:table-options"])
+@pytest.mark.parametrize("page", ["console:table-options", "console:table-math"])
 def test_the_tables_pages_name_its_game(as_user, tables, page):
     bac, _uth = tables
     response = as_user("supervisor").get(reverse(page, args=[bac.table_id]))
