@@ -24,6 +24,7 @@ from cardroom import csvsafe
 from cardroom.money import dollar_range, dollars
 from fees.models import FeeScheduleVersion
 from fees.rules.schedule import Basis
+from games import registry
 from wagers.rules.wagers import OPENING_WAGERS
 
 COLUMNS = (
@@ -82,8 +83,15 @@ def squares_note(version: FeeScheduleVersion) -> str:
 
 
 def square_names(squares: Sequence[str]) -> list[str]:
-    """The squares' names as the layout says them (``WagerKind.label``), in the layout's order."""
-    return [kind.label for kind in OPENING_WAGERS if kind.value in squares]
+    """The squares' names as the layout says them (``WagerKind.label``; another game's from its
+    description, ``games.registry``), in the layout's order."""
+    layout = [(kind.value, kind.label) for kind in OPENING_WAGERS]
+    layout += [(sq.name, sq.label) for game in registry.GAMES.values() for sq in game.squares]
+    names: dict[str, str] = {}
+    for name, label in layout:
+        if name in squares:
+            names.setdefault(name, label)
+    return list(names.values())
 
 
 def local_iso(moment) -> str:
