@@ -196,7 +196,7 @@ def game_option_fields(game: Listing, values: dict | None = None) -> dict[str, f
                 label=f"{label} ($)",
                 required=False,
                 initial=None if default is None else _in_dollars(default),
-                help_text="empty: none" if default is None else "",
+                help_text=f"empty: {table_options.NONE_WORDS.get(name, 'none')}",
             )
         else:
             fields[name] = IntegerField(
