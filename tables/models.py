@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 
 from cardroom.errors import ACTIVE_ROUND_STATES, ROUND_STATES, State
+from cardroom.money import dollar_range
 from games.catalog import CHOICES as GAME_CHOICES
 from games.catalog import DEFAULT_GAME, at_stakes, listing
 from games.interface import Listing

@@ -1265,7 +1265,7 @@ def seat_requests(*, moment: datetime | None = None) -> SeatRequests:
                 seat_rules.Mover(s.player_id, seat_rules.Line.MUST_MOVE, s.sat_at, s.table_id, s.pk)
                 for s in players_of.get(mains.get(table.pk), ())
             ]
-            stakes = (table.minimum_cents, table.maximum_cents)
+            stakes = (table.minimum_cents, table.maximum_cents, table.game)
             wanted = [
                 seat_rules.Mover(
                     c.player_id, seat_rules.Line.TABLE_CHANGE, c.asked_at, c.from_table_id, c.pk
@@ -1274,7 +1274,10 @@ def seat_requests(*, moment: datetime | None = None) -> SeatRequests:
                 if c.from_table_id != table.pk
                 and (
                     c.to_table_id == table.pk
-                    or (c.to_table_id is None and (c.minimum_cents, c.maximum_cents) == stakes)
+                    or (
+                        c.to_table_id is None
+                        and (c.minimum_cents, c.maximum_cents, c.from_table.game) == stakes
+                    )
                 )
             ]
             movers = seat_rules.offer_order(must, wanted, passed=passed)

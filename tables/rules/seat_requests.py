@@ -93,7 +93,7 @@ def offer_order(
     return offered
 
 
-Stakes = tuple[int, int]
+Stakes = tuple[int, int, str]  # minimum, maximum, the game
 
 
 def require_must_move(

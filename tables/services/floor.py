@@ -353,11 +353,13 @@ def _limits_changed(table: Table, old: tuple[int, int], *, by, moment):
         table.pk, by=by, moment=moment, reason=waitlist_rules.Reason.LIMITS_CHANGED
     )
     seat_requests.table_changed(table, by=by, moment=moment, end=seat_rules.End.LIMITS_CHANGED)
-    source = Waitlist.objects.filter(minimum_cents=old[0], maximum_cents=old[1]).first()
+    source = Waitlist.objects.filter(
+        game=table.game, minimum_cents=old[0], maximum_cents=old[1]
+    ).first()
     if source is None or table.closed_at is not None:
         return None
     still_played = Table.objects.filter(
-        minimum_cents=old[0], maximum_cents=old[1], closed_at__isnull=True
+        game=table.game, minimum_cents=old[0], maximum_cents=old[1], closed_at__isnull=True
     ).exists()
     if still_played:
         return None

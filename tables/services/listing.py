@@ -176,7 +176,7 @@ def move_list(
     ``list_moved``. A player on both keeps their place on the new list. The caller holds the
     table's lock. Answers the new list and who moved, or None when nobody was waiting."""
     target = Waitlist.objects.filter(
-        minimum_cents=minimum_cents, maximum_cents=maximum_cents
+        game=source.game, minimum_cents=minimum_cents, maximum_cents=maximum_cents
     ).first()
     lock_lists([source.pk, *([target.pk] if target else [])])
     (view,) = waitlist_views(ids=[source.pk], moment=moment, seats=False)
@@ -184,6 +184,7 @@ def move_list(
         return None
     if target is None:
         target = Waitlist.objects.create(
+            game=source.game,
             minimum_cents=minimum_cents,
             maximum_cents=maximum_cents,
             response_seconds=source.response_seconds,

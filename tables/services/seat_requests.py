@@ -23,7 +23,7 @@ from django.db.models import Q
 
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
-from cardroom.money import dollar_range
+from games import catalog
 from tables.models import MustMove, Player, Seating, SeatPass, Table, TableChange
 from tables.rules import seat_requests as rules
 from tables.rules.seats import require_seat
@@ -37,8 +37,14 @@ def _require_open(table: Table) -> None:
         raise StateError(f"{table} is closed", state=State.TABLE_CLOSED, rule=Rule.CLOSED_TABLE)
 
 
-def _stakes(table: Table) -> tuple[int, int]:
-    return (table.minimum_cents, table.maximum_cents)
+def _stakes(table: Table) -> tuple[int, int, str]:
+    """What a must-move or a table change must match: the game and its limits (a list, a
+    must-move line and a table change are kept by game and stakes, docs/rules.md §3.6)."""
+    return (table.minimum_cents, table.maximum_cents, table.game)
+
+
+def _plays(table: Table) -> str:
+    return catalog.at_stakes(table.minimum_cents, table.maximum_cents, table.game)
 
 
 def _known_table(table_id: int, field: str) -> Table:
@@ -76,9 +82,8 @@ def start_must_move(*, table_id: int, main_table_id: int, by) -> MustMove:
                 )
         if table_id != main_table_id and _stakes(table) != _stakes(main):
             raise RuleError(
-                f"{table} plays {dollar_range(*_stakes(table))} and {main} plays "
-                f"{dollar_range(*_stakes(main))}: a must-move table feeds a main game of the "
-                "same stakes",
+                f"{table} plays {_plays(table)} and {main} plays {_plays(main)}: a must-move "
+                "table feeds a main game of the same game and stakes",
                 rule=Rule.MUST_MOVE,
                 field="main_table",
             )

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0010_baccarat_shoe_and_coup'),
+        ('tables', '0013_call_reasons_must_moves_table_changes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
