@@ -99,12 +99,50 @@ class Listing:
 class Square:
     """A betting square of the layout: its JSON name (the calculator's, the fee schedules',
     the settlement lines'), its name on the layout, the ``Bet`` column holding its stake, and
-    whether it is a base wager (a bettor makes one) or a side wager."""
+    whether it is a base wager (a bettor makes one) or a side wager, and whether it is wagered
+    before "no more bets" (every square but Ultimate Texas Hold'em's Play, made at a decision)."""
 
     name: str
     label: str
     column: str
     base: bool
+    opening: bool = True  # wagered before "no more bets" (a fee can be charged on it)
+
+
+@dataclass(frozen=True)
+class SeatWagers:
+    """A wagering seat of a round as stored, for the game's settlement: each bettor's stakes
+    by square name (index 0 the seated player, then its backline bettors), and, for a game
+    whose seats hold cards of their own (Ultimate Texas Hold'em), its hole cards (None: mucked)
+    and whether it folded."""
+
+    seat: int
+    bettors: tuple[Mapping[str, int], ...]
+    hole: tuple[str, ...] | None = None
+    folded: bool = False
+
+
+@dataclass(frozen=True)
+class RoundCards:
+    """A round's cards as stored, by what they are: the player-dealer's hole cards and the
+    board (Ultimate Texas Hold'em), the Player and Banker hands (EZ Baccarat)."""
+
+    dealer_hole: tuple[str, ...] = ()
+    board: tuple[str, ...] = ()
+    player: tuple[str, ...] = ()
+    banker: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LayoutTheo:
+    """The theo of the wagers on the layout at "no more bets" (docs/rules.md §13.5), exact:
+    the player-dealer's expected gain (cents), an upper bound on its spread (cents), and each
+    square's cents wagered with the house edge used (per unit wagered; Ultimate Texas Hold'em's
+    base game per unit of Ante, the Ante standing for the Ante, the Blind and the Play)."""
+
+    theo: Any  # Fraction
+    std_dev: Any  # Decimal
+    squares: Mapping[str, tuple[int, Any]]  # name -> (cents, house edge Fraction)
 
 
 @dataclass(frozen=True)
@@ -119,6 +157,19 @@ class Game:
     - ``settle_request``: the settlement calculator for one hand in the game's JSON format.
     - ``game_math``: the exact figures of each wager for the calculator's ``options`` object;
       ``sheet_math`` the same for a table's sheet; both JSON.
+    - ``validate_wagers(squares, options, backline)``: one bettor's wagers by square name,
+      checked against the game's rules and the rules core's ``options`` (a RuleError naming
+      the square); ``backline`` for a bettor behind a seat.
+    - ``backline(options)``: whether the table allows betting behind a seat.
+    - ``least_hand``: the squares a seat must wager for a hand to be dealt, as groups of which
+      a bettor wagers one square each (Ultimate Texas Hold'em: the Ante and the Blind; EZ
+      Baccarat: Player or Banker), each at least the table minimum: the collection fee engine's
+      floor on what the player-dealer will owe.
+    - ``settle(options, player_dealer_seat, bank, seats, cards)``: every wager of the layout
+      resolved on the round's cards and settled by the coverage law, in settlement order (a
+      ``wagers.rules.settlement.Settlement``).
+    - ``theo(options, layout)``: the theo of the wagers on the layout (each bettor's stakes by
+      square name), a ``LayoutTheo``.
     """
 
     listing: Listing
@@ -128,6 +179,11 @@ class Game:
     settle_request: Callable[[object], dict[str, Any]]
     game_math: Callable[[object], dict[str, Any]]
     sheet_math: Callable[[Mapping[str, Any]], dict[str, Any]]
+    validate_wagers: Callable[[Mapping[str, int], Any, bool], None]
+    backline: Callable[[Any], bool]
+    least_hand: tuple[tuple[str, ...], ...]
+    settle: Callable[[Any, int, int, Sequence[SeatWagers], RoundCards], Any]
+    theo: Callable[[Any, Sequence[Mapping[str, int]]], LayoutTheo]
 
     @property
     def key(self) -> str:
@@ -144,6 +200,19 @@ class Game:
     @property
     def side_squares(self) -> tuple[Square, ...]:
         return tuple(square for square in self.squares if not square.base)
+
+    @property
+    def opening_squares(self) -> tuple[str, ...]:
+        """The names of the squares wagered before "no more bets", in settlement order: what
+        a bettor places while wagering is open, and what a collection fee is charged on."""
+        return tuple(square.name for square in self.squares if square.opening)
+
+    def square(self, name: str) -> Square:
+        """The square named ``name`` (a KeyError otherwise)."""
+        for square in self.squares:
+            if square.name == name:
+                return square
+        raise KeyError(name)
 
     def __str__(self) -> str:
         return self.name

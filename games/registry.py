@@ -18,7 +18,20 @@ from games.ultimate_texas_holdem.game import GAME_DESCRIPTION as ULTIMATE_TEXAS_
 
 GAMES: dict[str, Game] = {game.key: game for game in (ULTIMATE_TEXAS_HOLDEM, EZ_BACCARAT)}
 assert set(GAMES) == set(LISTINGS), "every game is listed for the floor and registered in full"
-__all__ = ["DEFAULT_GAME", "GAMES", "game", "game_math", "game_of_options", "settle_request"]
+# Every square a bettor can wager before "no more bets", whatever the game, in the games'
+# order: a ``Bet`` column each (``<square>_cents``); what a fee schedule can charge.
+OPENING_SQUARES: tuple[str, ...] = tuple(
+    dict.fromkeys(name for each in GAMES.values() for name in each.opening_squares)
+)
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "OPENING_SQUARES",
+    "game",
+    "game_math",
+    "game_of_options",
+    "settle_request",
+]
 
 
 def game(key: str | None) -> Game:

@@ -331,7 +331,9 @@ class RoundTheo(models.Model):
     0004).
 
     Theo is the player-dealer's expected gain from the wagers on the layout (every bettor,
-    seated and backline): each Ante times the base game's house edge (the Ante standing for
+    seated and backline), each wager times its house edge by the table's game
+    (``games.interface.Game.theo``; EZ Baccarat: each square its own, ``squares``). Ultimate
+    Texas Hold'em: each Ante times the base game's house edge (the Ante standing for
     the Ante, the Blind and the Play to come), each Trips and Bad Beat wager times its own,
     under the round's frozen options. It is before fees and ignores coverage. The spread is
     the sum of the wagers' standard deviations, an upper bound on the hand's. Both in cents,
@@ -347,11 +349,16 @@ class RoundTheo(models.Model):
     trips_cents = models.BigIntegerField()
     bad_beat_cents = models.BigIntegerField()
     # The house edges used (per unit wagered; the base game per unit of Ante).
-    base_game_edge = models.DecimalField(max_digits=20, decimal_places=12)
-    trips_edge = models.DecimalField(max_digits=20, decimal_places=12)
+    # Ultimate Texas Hold'em's edges (null at a table of another game: see ``squares``).
+    base_game_edge = models.DecimalField(max_digits=20, decimal_places=12, null=True, blank=True)
+    trips_edge = models.DecimalField(max_digits=20, decimal_places=12, null=True, blank=True)
     bad_beat_edge = models.DecimalField(  # null: the table offers no Bad Beat
         max_digits=20, decimal_places=12, null=True, blank=True
     )
+    # Every square of the round's game wagered before "no more bets", any game: its cents on
+    # the layout and the house edge used, by name (``{"banker": {"cents": 1000, "house_edge":
+    # "0.010183..."}}``).
+    squares = models.JSONField(default=dict, db_default={})
     recorded_at = models.DateTimeField()
 
     class Meta:

@@ -40,6 +40,7 @@ from django.db.models.functions import Cast
 from cardroom.errors import FINISHED_ROUND_STATES, State
 from cardroom.money import dollars
 from cardroom.sql import literals
+from games.registry import OPENING_SQUARES
 from tables.models import Player, Round
 from wagers.models import (
     CAGE_SLIP_KINDS,
@@ -66,13 +67,13 @@ from wagers.rules.postings import (
     void_bet_legs,
     wager_legs,
 )
-from wagers.rules.wagers import OPENING_SQUARES, bettor_label
+from wagers.rules.wagers import bettor_label
 
 # The states as the checks' SQL names them (``cardroom.sql.literals``): never written out.
 FINISHED_SQL = literals(FINISHED_ROUND_STATES)
 SETTLED_SQL = literals([State.SETTLED])
 VOIDED_SQL = literals([State.VOIDED])
-# The squares of a bet: the opening wagers and the Play (``Bet.total``).
+# The squares of a bet, every game's: the opening wagers and the Play (``Bet.total``).
 BET_SQUARES = (*OPENING_SQUARES, "play")
 # Transactions that move a round's own accounts; each carries the round.
 ROUND_MONEY_KINDS = (
@@ -382,6 +383,7 @@ def _reversals() -> tuple[str, list]:
 _round_money_kinds = ", ".join(f"'{kind}'" for kind in ROUND_MONEY_KINDS)
 _chip_kinds = ", ".join(f"'{kind}'" for kind in CHIP_KINDS)
 _wager_of_line = " ".join(f"WHEN '{square}' THEN b.{square}_cents" for square in BET_SQUARES)
+_bet_total_sql = " + ".join(f"b.{square}_cents" for square in BET_SQUARES)
 
 CHECKS = {
     "unbalanced transaction": Check(
@@ -455,16 +457,14 @@ CHECKS = {
     "bets disagree with their settlement lines": Check(
         row="bet",
         sql=f"""
-        SELECT b.id, h.round_id, NULL, b.account_id,
-               b.ante_cents + b.blind_cents + b.trips_cents + b.bad_beat_cents + b.play_cents,
+        SELECT b.id, h.round_id, NULL, b.account_id, {_bet_total_sql},
                COALESCE(SUM(l.stake_cents), 0)
           FROM wagers_bet b
           JOIN tables_hand h ON h.id = b.hand_id
           JOIN tables_round r ON r.id = h.round_id AND r.state = {SETTLED_SQL}
           LEFT JOIN wagers_settlementline l ON l.bet_id = b.id
          GROUP BY b.id, h.round_id, b.account_id
-        HAVING b.ante_cents + b.blind_cents + b.trips_cents + b.bad_beat_cents + b.play_cents
-               <> COALESCE(SUM(l.stake_cents), 0)
+        HAVING {_bet_total_sql} <> COALESCE(SUM(l.stake_cents), 0)
         """,
     ),
     "settlement line is not its bet's": Check(

@@ -15,7 +15,7 @@ from cardroom.errors import Rule, RuleError, State, StateError
 from cardroom.money import dollar_range, dollars
 from fees.models import FeeLine, PayerKind, RoundFeeSchedule
 from fees.rules.assessment import Wagered, assess, largest_bank, shortfalls
-from fees.rules.schedule import SQUARES
+from fees.rules.schedule import ALL_SQUARES
 from fees.selectors import engine_schedule, least_player_dealer_owes, snapshot_in_force
 from fees.sql import FEE_READS
 from tables.models import Player, Round
@@ -87,7 +87,7 @@ def wagers_at_close(state: RoundState) -> WagersAtClose:
             "player_id": bet.player_id,
             "account_id": bet.account_id,
             "account__balance_cents": bet.account.balance_cents,
-            **{f"{square}_cents": getattr(bet, f"{square}_cents") for square in SQUARES},
+            **{f"{square}_cents": getattr(bet, f"{square}_cents") for square in ALL_SQUARES},
         }
         for bet in state.bets  # by seat and bettor
     ]
@@ -147,7 +147,7 @@ def collect(round_: Round, wagers: WagersAtClose, *, by) -> list[FeeLine]:
                 seat=row["hand__seat"],
                 bettor=row["bettor"],
                 payer_id=row["player_id"],
-                squares={square: row[f"{square}_cents"] for square in SQUARES},
+                squares={square: row[f"{square}_cents"] for square in ALL_SQUARES},
             )
             for row in wagers.bets
         ],

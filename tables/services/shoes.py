@@ -42,12 +42,18 @@ def shoe_in_use(round_: Round, *, moment: datetime, rng: random.Random | None = 
 
 
 def deal_hand(
-    round_: Round, *, moment: datetime, cards: Sequence[str] | None = None, rng=None
+    round_: Round,
+    *,
+    moment: datetime,
+    cards: Sequence[str] | None = None,
+    rng=None,
+    cut_card_out: bool = False,
 ) -> tuple[Shoe, Dealt]:
     """The round's hand from the table's shoe: dealt from its top at an RNG table (``cards``
     refused), keyed by the house dealer at a card-entry table (``cards`` required, in dealing
-    order, checked against the drawing rules and what the shoe can hold). The shoe moves on;
-    a hand that brings out the cut card (RNG) finishes it."""
+    order, checked against the drawing rules and what the shoe can hold; ``cut_card_out``
+    when the house dealer says the cut card came out during it). The shoe moves on; a hand
+    that brings out the cut card finishes it."""
     keeping = table_options.game_of(round_.options).shoe
     shoe = shoe_in_use(round_, moment=moment, rng=rng)
     if round_.deal_mode == DealMode.RNG:
@@ -75,6 +81,8 @@ def deal_hand(
                 field="cards",
             )
         dealt = keeping.keyed(list(cards), shoe.decks, shoe.dealt)
+        if cut_card_out:
+            shoe.finished_at = moment
     shoe.dealt = [*shoe.dealt, *dealt.cards]
     shoe.save(update_fields=["position", "dealt", "finished_at"])
     return shoe, dealt

@@ -1,9 +1,10 @@
-"""Wagers and the player-dealer's bank, placed in a round (docs/rules.md §4, §7.1).
+"""Wagers and the player-dealer's bank, placed in a round (docs/rules.md §4, §7.1, §14.4).
 
-Ante, Blind, Trips and Bad Beat are placed while wagering is open; the Play
-at a decision; the bank W by the player-dealer before "no more bets". Each is
-validated by the rules core and moves chips into the round's in-play
-accounts in the same transaction.
+The squares of the table's game wagered before "no more bets" (``games.interface.Game``:
+Ultimate Texas Hold'em's Ante, Blind, Trips and Bad Beat; EZ Baccarat's Player, Banker, Tie,
+Dragon 7 and Panda 8) are placed while wagering is open; the Play at a decision; the bank W
+by the player-dealer before "no more bets". Each is validated by the game's rules and moves
+chips into the round's in-play accounts in the same transaction.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from django.db import transaction
 from cardroom.clock import now
 from cardroom.errors import Row, Rule, RuleError, State, StateError
 from cardroom.money import dollars
+from games.registry import OPENING_SQUARES
+from games.registry import game as game_of_key
 from tables import options as table_options
 from tables.guards import check_admission, require_state
 from tables.models import Hand, Player, Round
@@ -29,8 +32,8 @@ from wagers.models import (
 )
 from wagers.rules.layout import play_covered, play_stake
 from wagers.rules.postings import Role, bank_posted_legs, play_legs, wager_legs
-from wagers.rules.validation import validate_bank, validate_opening_wagers
-from wagers.rules.wagers import OPENING_SQUARES, SEAT_BETTOR, Stakes, bettor_label
+from wagers.rules.validation import validate_bank
+from wagers.rules.wagers import SEAT_BETTOR, bettor_label
 
 from .ledger import Posting, legs_of, post, post_all
 from .round_lock import RoundState, lock_round_state
@@ -115,9 +118,15 @@ def post_bank(*, round_id: int, amount: int, by, keep: BankCheck) -> PlayerDeale
         )
 
 
+# Every square a bettor can wager before "no more bets", whatever the game (a ``Bet`` column
+# each, ``<square>_cents``).
+BET_SQUARES = OPENING_SQUARES
+
+
 @dataclass(frozen=True)
 class BetRequest:
-    """One bettor's opening wagers on a seat; ``backline_player_id`` for a backline bettor."""
+    """One bettor's opening wagers on a seat, by square (those of the table's game; another
+    game's square wagered is refused); ``backline_player_id`` for a backline bettor."""
 
     seat: int
     ante: int = 0
@@ -125,10 +134,27 @@ class BetRequest:
     trips: int = 0
     bad_beat: int = 0
     backline_player_id: int | None = None
+    player: int = 0
+    banker: int = 0
+    tie: int = 0
+    dragon_7: int = 0
+    panda_8: int = 0
 
-    @property
-    def stakes(self) -> Stakes:
-        return Stakes(ante=self.ante, blind=self.blind, trips=self.trips, bad_beat=self.bad_beat)
+    def squares(self, names: Sequence[str]) -> dict[str, int]:
+        """The stakes on the squares ``names``, by name."""
+        return {name: getattr(self, name) for name in names}
+
+
+def _refuse_other_squares(request: BetRequest, game) -> None:
+    """A wager on a square the table's game has not is refused, naming the square."""
+    for name in BET_SQUARES:
+        if name not in game.opening_squares and getattr(request, name):
+            raise RuleError(
+                f"{game.name} has no {name.replace('_', ' ').title()} square; its squares "
+                "are " + ", ".join(game.square(s).label for s in game.opening_squares),
+                rule=Rule.WAGER_SQUARES,
+                field=name,
+            )
 
 
 def place_bet(*, round_id: int, by, **request) -> Bet:
@@ -146,7 +172,9 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
         state = lock_round_state(round_id, bets=True, accounts=True, chips=True, seated=True)
         round_, seated = state.round, state.seated
         require_state(round_, State.WAGERING, action="place wagers")
-        options = table_options.game_options(round_.options)
+        game = game_of_key(round_.options.get("game"))
+        options = table_options.rules_options(round_.options)
+        squares = game.opening_squares
         hands = {hand.seat: hand for hand in state.hands}
         wagered = {  # (seat, bettor) and players already holding a bet in this round
             (bet.hand.seat, bet.bettor): bet.player_id for bet in state.bets
@@ -156,7 +184,9 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
         placed: list[tuple[BetRequest, int, int]] = []  # request, bettor number, player id
         for index, request in enumerate(bets):
             try:
-                placed.append(_admit(request, round_, options, seated, hands, wagered, players))
+                placed.append(
+                    _admit(request, round_, game, options, seated, hands, wagered, players)
+                )
             except RuleError as error:
                 raise error.at_row(Row("bets", index, len(bets))) from None
         accounts = {
@@ -168,8 +198,8 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
         for index, (request, _, player_id) in enumerate(placed):
             account = accounts.get(player_id)
             balance = account.balance_cents if account else 0
-            for kind in OPENING_SQUARES:  # name the first wager the chips do not cover
-                spent[player_id] = spent.get(player_id, 0) + getattr(request.stakes, kind)
+            for kind in squares:  # name the first wager the chips do not cover
+                spent[player_id] = spent.get(player_id, 0) + getattr(request, kind)
                 if spent[player_id] > balance:
                     raise RuleError(
                         f"wagers of {dollars(spent[player_id])} are more than the bettor's "
@@ -191,7 +221,7 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
                 Posting(
                     TransactionKind.WAGER,
                     legs_of(
-                        wager_legs({kind: getattr(r.stakes, kind) for kind in OPENING_SQUARES}),
+                        wager_legs(r.squares(squares)),
                         {Role.BETTOR: accounts[player_id], Role.ROUND_WAGERS: wagers_account},
                     ),
                     round_id=round_.pk,
@@ -210,10 +240,7 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
                     bettor=bettor,
                     player_id=player_id,
                     account=accounts[player_id],
-                    ante_cents=r.ante,
-                    blind_cents=r.blind,
-                    trips_cents=r.trips,
-                    bad_beat_cents=r.bad_beat,
+                    **{f"{name}_cents": amount for name, amount in r.squares(squares).items()},
                     placed_at=moment,
                 )
                 for r, bettor, player_id in placed
@@ -221,10 +248,11 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
         )
 
 
-def _admit(request: BetRequest, round_: Round, options, seated, hands, wagered, players):
-    """Validate one bet against the rules and the round so far; record it as placed."""
-    validate_opening_wagers(
-        request.stakes, options, backline=request.backline_player_id is not None
+def _admit(request: BetRequest, round_: Round, game, options, seated, hands, wagered, players):
+    """Validate one bet against the game's rules and the round so far; record it as placed."""
+    _refuse_other_squares(request, game)
+    game.validate_wagers(
+        request.squares(game.opening_squares), options, request.backline_player_id is not None
     )
     seat = request.seat
     if request.backline_player_id is None:
@@ -238,7 +266,7 @@ def _admit(request: BetRequest, round_: Round, options, seated, hands, wagered, 
         player_id = seated[seat].player_id
         wagered[(seat, 0)] = player_id
         return request, 0, player_id
-    if not options.backline_allowed:
+    if not game.backline(options):
         raise RuleError(
             "this table does not allow backline wagers", rule=Rule.BACKLINE, field="seat"
         )
