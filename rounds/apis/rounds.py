@@ -187,6 +187,21 @@ class ShowdownCardsSerializer(serializers.Serializer):
         ref_name = "ShowdownCardEntry"
 
 
+class CoupSerializer(serializers.Serializer):
+    cards = _cards(
+        help_text=(
+            "the coup's cards as they are turned face up, in dealing order: Player, Banker, "
+            "Player, Banker, then the third cards as drawn"
+        )
+    )
+    cut_card_out = serializers.BooleanField(
+        default=False, help_text="the cut card came out during this hand: the shoe is finished"
+    )
+
+    class Meta:
+        ref_name = "CoupCardEntry"
+
+
 class RoundDealApi(APIView):
     permission_classes = RUN_TABLE_OR_READ
 
@@ -332,11 +347,28 @@ class RoundShowdownApi(APIView):
     class InputSerializer(serializers.Serializer):
         cards = ShowdownCardsSerializer(
             required=False,
-            help_text="card-entry tables only: the cards turned face up; an RNG table has them",
+            help_text=(
+                "Ultimate Texas Hold'em, card-entry tables only: the cards turned face up; an "
+                "RNG table has them"
+            ),
+        )
+        coup = CoupSerializer(
+            required=False,
+            help_text=(
+                "EZ Baccarat, card-entry tables only: the coup keyed as it is dealt; an RNG "
+                "table deals it from its shoe"
+            ),
         )
 
         class Meta:
             ref_name = "ShowdownInput"
+
+        def validate(self, attrs):
+            if "cards" in attrs and "coup" in attrs:
+                raise serializers.ValidationError(
+                    {"coup": "a hand is keyed as one game's: `cards` or `coup`, not both"}
+                )
+            return attrs
 
     @extend_schema(
         request=InputSerializer,
@@ -346,7 +378,10 @@ class RoundShowdownApi(APIView):
             "each hand still in or folded with a Trips wager on it; a folded hand without one "
             "is mucked and not keyed. A refusal (400 `cards.card`, `cards.once` or "
             "`deal.card_entry`) names the field and where a card is twice, never a card, and "
-            "records nothing."
+            "records nothing. EZ Baccarat (docs/rules.md §14.2-§14.3): right after \"no more "
+            "bets\", the coup is dealt from the table's shoe (RNG) or keyed in `coup` with "
+            "whether the cut card came out (card entry; 400 `baccarat.drawing`, "
+            "`baccarat.shoe`)."
         ),
         **round_schema(),
     )
@@ -354,9 +389,14 @@ class RoundShowdownApi(APIView):
     def post(self, request, round_id: int):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        round_ = rounds.showdown(
-            round_id=round_id, by=request.user, entry=serializer.validated_data.get("cards")
-        )
+        data = serializer.validated_data
+        if "coup" in data:
+            try:
+                round_ = rounds.showdown(round_id=round_id, by=request.user, entry=data["coup"])
+            except RuleError as error:
+                raise error.with_field("coup") from None
+        else:
+            round_ = rounds.showdown(round_id=round_id, by=request.user, entry=data.get("cards"))
         return round_answer(request, round_id, round_.state)
 
 
