@@ -10,7 +10,6 @@ from cardroom.api import Timestamp, username_field
 from tables.serializers import PlayerSummarySerializer
 from wagers.rules.wagers import bettor_label
 
-
 # A bet's squares by game, as the answer names them: a bet is on one game's squares (a
 # database check), and shows only those.
 UTH_FIELDS = ("ante", "blind", "trips", "bad_beat", "play")

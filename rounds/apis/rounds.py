@@ -378,7 +378,7 @@ class RoundShowdownApi(APIView):
             "each hand still in or folded with a Trips wager on it; a folded hand without one "
             "is mucked and not keyed. A refusal (400 `cards.card`, `cards.once` or "
             "`deal.card_entry`) names the field and where a card is twice, never a card, and "
-            "records nothing. EZ Baccarat (docs/rules.md §14.2-§14.3): right after \"no more "
+            'records nothing. EZ Baccarat (docs/rules.md §14.2-§14.3): right after "no more '
             "bets\", the coup is dealt from the table's shoe (RNG) or keyed in `coup` with "
             "whether the cut card came out (card entry; 400 `baccarat.drawing`, "
             "`baccarat.shoe`)."
