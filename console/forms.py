@@ -630,6 +630,12 @@ class BetForm(RoundForm):
     blind = MoneyField(required=False, label="Blind ($)")
     trips = MoneyField(required=False, label="Trips ($)")
     bad_beat = MoneyField(required=False, label="Bad Beat ($)")
+    # EZ Baccarat's squares (docs/rules.md §14.4): the tablet of a baccarat table shows these.
+    player = MoneyField(required=False, label="Player ($)")
+    banker = MoneyField(required=False, label="Banker ($)")
+    tie = MoneyField(required=False, label="Tie ($)")
+    dragon_7 = MoneyField(required=False, label="Dragon 7 ($)")
+    panda_8 = MoneyField(required=False, label="Panda 8 ($)")
     backline_player = ModelChoiceField(
         queryset=Player.objects.none(),
         required=False,
@@ -637,10 +643,22 @@ class BetForm(RoundForm):
         empty_label="none: the seat's own",
     )
 
+    SQUARES = (
+        "ante",
+        "blind",
+        "trips",
+        "bad_beat",
+        "player",
+        "banker",
+        "tie",
+        "dragon_7",
+        "panda_8",
+    )
+
     def __init__(self, *args, table=None, backliners=None, **kwargs):
         super().__init__(*args, **kwargs)
         if table is not None:
-            for name in ("ante", "blind", "trips", "bad_beat"):
+            for name in self.SQUARES:
                 _chip_attrs(self.fields[name], table, limits=True)
         self.fields["backline_player"].queryset = (
             backliners if backliners is not None else Player.objects.none()
@@ -667,6 +685,9 @@ class ShowdownForm(DealForm):
     each hand turned face up, by seat (``rounds.selectors.seats_turned_face_up``)."""
 
     cards = forms.CharField(required=False, label="Cards turned face up")
+    cut_card_out = forms.BooleanField(
+        required=False, label="The cut card came out this hand (the shoe is finished)"
+    )
 
 
 class DecideForm(RoundForm):

@@ -35,6 +35,10 @@ from fees import selectors as fee_selectors
 from fees.rules.assessment import largest_bank, shortfalls
 from games import catalog
 from games.interface import Listing
+
+
+from games.ez_baccarat.points import total as baccarat_total
+from games.registry import game as game_of_key
 from rounds import selectors as round_selectors
 from tables import options as table_options
 from tables import selectors as floor_selectors
@@ -48,13 +52,16 @@ from tables.models import (
     Table,
     TableOptionChange,
 )
-from tables.rules.cards import FULL_DECK, format_cards
+from tables.rules.cards import FULL_DECK, format_cards, parse_card
 from tables.rules.counters import NOBODY_NEW, Counters
 from tables.rules.decisions import legal_decisions
 from tables.rules.paytables import paytable_label
 from tables.rules.rotation import BankedHand, window_shortfall
 from tables.rules.seat_requests import LINE_WORDS, Line
 from tables.rules.seats import SEATS
+
+
+from tables.rules.seats import seat_numbers
 from tables.rules.visibility import visible_cards
 from wagers import selectors as money_selectors
 from wagers.models import Bet, PlayerDealerBank
@@ -264,6 +271,41 @@ class SeatDecisions:
     choices: list[tuple[str, int, str]]  # (action, multiple, label)
 
 
+@dataclass(frozen=True)
+class CoupView:
+    """A coup's two hands as the tablet shows them (docs/rules.md §14.3)."""
+
+    player: list[str]
+    banker: list[str]
+    player_total: int
+    banker_total: int
+
+    @property
+    def words(self) -> str:
+        """The coup in the floor's words: "Banker wins, 7 to 1: a Dragon 7"."""
+        player, banker = self.player_total, self.banker_total
+        if player == banker:
+            return f"Tie, {player} to {banker}"
+        if banker > player:
+            dragon = len(self.banker) == 3 and banker == 7
+            return f"Banker wins, {banker} to {player}" + (": a Dragon 7" if dragon else "")
+        panda = len(self.player) == 3 and player == 8
+        return f"Player wins, {player} to {banker}" + (": a Panda 8" if panda else "")
+
+
+def coup_view(round_: Round | None) -> CoupView | None:
+    """The coup of ``round_`` once its hands are recorded (at the showdown), else None."""
+    if round_ is None or not round_.player_cards or not round_.banker_cards:
+        return None
+    player, banker = list(round_.player_cards), list(round_.banker_cards)
+    return CoupView(
+        player,
+        banker,
+        baccarat_total(parse_card(c) for c in player),
+        baccarat_total(parse_card(c) for c in banker),
+    )
+
+
 @dataclass
 class TableView:
     floor: floor_selectors.TableFloor
@@ -290,6 +332,9 @@ class TableView:
     bank_fee: int = 0  # the least fee the player-dealer will owe, while the bank is posted
     bank_most: int = 0  # the largest bank that leaves that fee beside it
     fee_short: list = field(default_factory=list)  # FeeShort: payers short on the layout
+    coup: CoupView | None = None  # a coup's two hands once turned face up (the round's, or
+    # the last settled round's between hands)
+    seat_results: dict[int, int] = field(default_factory=dict)  # the last settlement, by seat
 
     @property
     def table(self) -> Table:
@@ -307,7 +352,7 @@ class TableView:
     @property
     def free_seats(self) -> list[int]:
         taken = {s.seat for s in self.floor.seated}
-        return [seat for seat in SEATS if seat not in taken]
+        return [seat for seat in seat_numbers(self.table.seat_count) if seat not in taken]
 
     @property
     def picker_owners(self) -> str:
@@ -495,6 +540,8 @@ def next_action(view: TableView) -> str:
         return "wagers" if getattr(round_, "bank", None) else "bank"
     if any(seat.deciding for seat in view.seat_panels):
         return "decisions"
+    if round_.state == State.NO_MORE_BETS and not game_of_key(round_.options.get("game")).steps:
+        return "showdown"  # a game without steps: the coup is dealt at the showdown
     return _NEXT_OF_STATE.get(State(round_.state), "settle")
 
 
@@ -536,7 +583,7 @@ def seat_panels(view: TableView) -> list[SeatPanel]:
         last = view.last_round
         button_seat = last.player_dealer_seat if last is not None else None
     panels = []
-    for seat in SEATS:
+    for seat in seat_numbers(view.table.seat_count):
         seating = seated.get(seat)
         hand = hands.get(seat)
         panels.append(
@@ -605,6 +652,11 @@ def table_view(*, table_id: int) -> TableView:
             view.turned_up = round_selectors.seats_turned_face_up(round_)
         view.entry_needed = _entry_needed(round_, view.turned_up)
     view.seat_panels = seat_panels(view)
+    view.coup = coup_view(round_) or (coup_view(last) if round_ is None else None)
+    if settlement is not None:
+        for line in settlement.lines:
+            change = line.paid_cents - line.collected_cents
+            view.seat_results[line.seat] = view.seat_results.get(line.seat, 0) + change
     view.next_action = next_action(view)
     view.exposure = money_selectors.layout_exposure(round_)
     if round_ is not None and round_.state == State.WAGERING and view.round_schedule:

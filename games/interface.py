@@ -170,6 +170,10 @@ class Game:
       ``wagers.rules.settlement.Settlement``).
     - ``theo(options, layout)``: the theo of the wagers on the layout (each bettor's stakes by
       square name), a ``LayoutTheo``.
+    - ``exposure(bank, player_dealer_seat, layout, options)``: the action on the layout against
+      the bank while wagers are taken (docs/rules.md §7.5; ``layout``: each seat's bettors'
+      stakes by square name), a ``wagers.rules.layout.BankAction``; None for a game whose
+      tablet does not show it yet.
     """
 
     listing: Listing
@@ -184,6 +188,9 @@ class Game:
     least_hand: tuple[tuple[str, ...], ...]
     settle: Callable[[Any, int, int, Sequence[SeatWagers], RoundCards], Any]
     theo: Callable[[Any, Sequence[Mapping[str, int]]], LayoutTheo]
+    exposure: Callable[[int, int, Mapping[int, Sequence[Mapping[str, int]]], Any], Any] | None = (
+        None
+    )
 
     @property
     def key(self) -> str:

@@ -28,6 +28,7 @@ from django.db.models.functions import Coalesce
 from cardroom import csvsafe
 from cardroom.errors import State, StateError
 from cardroom.filtering import filter_queryset
+from games.registry import game as game_of_key
 from tables import options as table_options
 from tables.models import HandDecision, Player, Round, Seating
 from tables.rules.decisions import Action
@@ -42,9 +43,8 @@ from wagers.models import (
     SettlementLine,
     TransactionKind,
 )
-from wagers.rules.layout import BankAction, action_against_the_bank
+from wagers.rules.layout import BankAction
 from wagers.rules.theo import Comparison
-from wagers.rules.wagers import Stakes
 
 
 def settlement_lines(round_id: int) -> QuerySet[SettlementLine]:
@@ -380,22 +380,18 @@ def layout_exposure(round_: Round | None) -> BankAction | None:
     bank = getattr(round_, "bank", None)
     if not bank:
         return None
+    game = game_of_key(round_.options.get("game"))
+    if game.exposure is None:
+        return None
     layout = {
         hand.seat: [
-            Stakes(
-                ante=bet.ante_cents,
-                blind=bet.blind_cents,
-                trips=bet.trips_cents,
-                bad_beat=bet.bad_beat_cents,
-            )
+            {name: getattr(bet, f"{name}_cents") for name in game.opening_squares}
             for bet in hand.bets.all()
         ]
         for hand in round_.hands.all()
     }
-    options = table_options.game_options(round_.options)
-    return action_against_the_bank(
-        bank.amount_cents, round_.player_dealer_seat, layout, options=options
-    )
+    options = table_options.rules_options(round_.options)
+    return game.exposure(bank.amount_cents, round_.player_dealer_seat, layout, options)
 
 
 def account_list(*, filters=None) -> QuerySet[Account]:

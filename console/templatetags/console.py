@@ -23,6 +23,15 @@ def dollars(cents) -> str:
 
 
 @register.filter
+def signed_dollars(cents) -> str:
+    """A result in dollars with its sign: ``+$10.00``, ``-$5.00``, ``$0.00``."""
+    if cents is None or cents == "":
+        return ""
+    amount = int(cents)
+    return ("+" if amount > 0 else "-" if amount < 0 else "") + money.dollars(abs(amount))
+
+
+@register.filter
 def std_devs(value) -> str:
     """A difference in standard deviations (docs/rules.md §13.5): ``Decimal("3.2")`` ->
     ``3.20``; ``""`` for none."""

@@ -159,11 +159,8 @@ def _bet(data, table, round_, by):
         round_id=round_.pk,
         by=by,
         seat=data["seat"],
-        ante=data["ante"] or 0,
-        blind=data["blind"] or 0,
-        trips=data["trips"] or 0,
-        bad_beat=data["bad_beat"] or 0,
         backline_player_id=behind.pk if behind else None,
+        **{name: data.get(name) or 0 for name in forms.BetForm.SQUARES},
     )
     return f"wagers placed at seat {data['seat']}" + (" (backline)" if behind else "")
 
@@ -229,18 +226,30 @@ def _turned_up_entry(cards: list[str], seats: list[int]) -> dict:
     return {"player_dealer": cards[:2], "hands": hands}
 
 
+def _deal_entry(data, round_) -> dict:
+    """A hand dealt from a fresh deck: the cards turned face up, by whose they are."""
+    seats = round_selectors.seats_turned_face_up(round_selectors.round_detail(round_id=round_.pk))
+    return _turned_up_entry(_typed(data), seats)
+
+
+def _coup_entry(data, round_) -> dict:
+    """A coup dealt from a shoe: its cards in dealing order, and whether the cut card came out."""
+    return {"cards": _typed(data), "cut_card_out": bool(data.get("cut_card_out"))}
+
+
+# What a card-entry table keys at the showdown, by the kind of its game (``Game.cards``).
+_SHOWDOWN_ENTRY = {"deck": _deal_entry, "shoe": _coup_entry}
+
+
 def _showdown(data, table, round_, by):
     cards = _typed(data)
     entry = None
     if round_.deal_mode == DealMode.CARD_ENTRY:
-        seats = round_selectors.seats_turned_face_up(
-            round_selectors.round_detail(round_id=round_.pk)
-        )
-        entry = _turned_up_entry(cards, seats)
+        entry = _SHOWDOWN_ENTRY[rounds.game_of(round_).cards](data, round_)
     elif cards:
         entry = cards  # refused by the service: an RNG table has its cards
     rounds.showdown(round_id=round_.pk, by=by, entry=entry)
-    return "showdown"
+    return "the coup is dealt" if not rounds.game_of(round_).steps else "showdown"
 
 
 def _decide(data, table, round_, by):
@@ -403,8 +412,10 @@ def _render(request, view: selectors.TableView, bound=None, failed: str = "", st
         "failed_seat": _failed_seat(view, bound, failed),
         "all_cards": selectors.all_cards(),
     }
-    template = "console/_table_area.html" if _swapped(request) else "console/table.html"
-    return render(request, template, context, status=status)
+    # The table's game chooses the tablet (``Listing.tablet``); an action posted by htmx gets
+    # the same template on a bare page: the table area alone, swapped in place.
+    context["page_base"] = "console/_bare.html" if _swapped(request) else "base.html"
+    return render(request, view.table.game_listing.tablet, context, status=status)
 
 
 @console_view("view_floor")

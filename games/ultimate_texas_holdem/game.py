@@ -12,6 +12,7 @@ from tables.rules.cards import parse_card
 from tables.rules.options import GameOptions
 from wagers.rules import calculator
 from wagers.rules.gamemath import game_math, game_math_json, theo_of
+from wagers.rules.layout import BankAction, action_against_the_bank
 from wagers.rules.settlement import Settlement
 from wagers.rules.showdown import SeatHand, play_out
 from wagers.rules.validation import validate_opening_wagers
@@ -103,6 +104,19 @@ def theo(options: GameOptions, layout: Sequence[Mapping[str, int]]) -> LayoutThe
     )
 
 
+def exposure(
+    bank: int,
+    player_dealer_seat: int,
+    layout: Mapping[int, Sequence[Mapping[str, int]]],
+    options: GameOptions,
+) -> BankAction:
+    """The likely case and the worst against the bank (docs/rules.md §7.5)."""
+    stakes_by_seat = {
+        seat: [stakes(squares) for squares in bettors] for seat, bettors in layout.items()
+    }
+    return action_against_the_bank(bank, player_dealer_seat, stakes_by_seat, options=options)
+
+
 GAME_DESCRIPTION = Game(
     listing=LISTING,
     squares=(
@@ -122,4 +136,5 @@ GAME_DESCRIPTION = Game(
     least_hand=(("ante",), ("blind",)),
     settle=settle,
     theo=theo,
+    exposure=exposure,
 )

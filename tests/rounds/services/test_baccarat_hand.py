@@ -216,3 +216,39 @@ def test_an_uth_table_refuses_a_baccarat_square(staff):
             round_id=round_.pk, seat=2, ante=500, blind=500, tie=500, by=staff.dealer
         )
     assert (refused.value.rule, refused.value.field) == (Rule.WAGER_SQUARES, "tie")
+
+
+def test_verify_ledger_reports_a_tampered_coup(staff, tamper):
+    table = _table(staff, "PPPPPP", seats=6, deal_mode="card_entry")
+    round_ = _round(staff, table, seat=1)
+    wagering.place_bet(round_id=round_.pk, seat=2, player=1_000, by=staff.dealer)
+    rounds.close_wagering(round_id=round_.pk, by=staff.dealer)
+    # Player 9 + K = 9 against Banker 2 + 3 = 5: a natural, the Player wins.
+    rounds.showdown(round_id=round_.pk, by=staff.dealer, entry={"cards": ["9h", "2d", "Kc", "3s"]})
+    rounds.settle(round_id=round_.pk, by=staff.dealer)
+    assert verified() == []
+    # Someone with the database makes it a Banker win: the hands are no longer the shoe's.
+    tamper(
+        "UPDATE tables_round SET banker_cards = %s::jsonb WHERE id = %s",
+        ['["9d", "Qs"]', round_.pk],
+        "UPDATE tables_round SET banker_cards = %s::jsonb WHERE id = %s",
+        ['["2d", "3s"]', round_.pk],
+    )
+    found = verified()
+    assert [(d.check, d.round_id) for d in found] == [
+        ("settled round's cards are not its deck's", round_.pk)
+    ]
+    # ... and a settlement line paid more than the coup pays is reported against the coup.
+    line = SettlementLine.objects.get(round=round_)
+    tamper(
+        "UPDATE tables_round SET banker_cards = %s::jsonb WHERE id = %s",
+        ['["2d", "3s"]', round_.pk],
+        "UPDATE tables_round SET banker_cards = %s::jsonb WHERE id = %s",
+        ['["9d", "Qs"]', round_.pk],
+    )
+    tamper(
+        "UPDATE wagers_settlementline SET outcome = 'push' WHERE id = %s",
+        [line.pk],
+        "UPDATE wagers_settlementline SET outcome = 'win' WHERE id = %s",
+    )
+    assert "settlement line differs from the hand played again" in {d.check for d in verified()}
