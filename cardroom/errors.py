@@ -80,10 +80,7 @@ class Rule(StrEnum):
     WAITLIST_POLICY = "waitlist.policy", "3.6"
     WAITLIST_STAKES = "waitlist.stakes", "3.6"
     SEAT_HOLD = "seats.hold", "3.6"
-    MUST_MOVE = "waitlist.must_move", "3.6"
-    TABLE_CHANGE = "waitlist.table_change", "3.6"
     CLOSED_TABLE = "floor.closed_table", "3.7"
-    PATRON_SIGN_IN = "floor.patron_sign_in", "3.8"
     # 4. Wagers
     ANTE_BLIND = "wagers.ante_blind", "4.1"
     BAD_BEAT = "wagers.bad_beat", "4.2"
@@ -92,6 +89,7 @@ class Rule(StrEnum):
     NO_MORE_BETS = "wagers.no_more_bets", "4.5"
     CHIPS_IN_FRONT = "chips.in_front", "4.6"
     BACKLINE = "wagers.backline", "4.7"
+    WAGER_SQUARES = "wagers.squares", "4.8"
     # 5. Decisions
     DECISIONS = "decisions.each_once", "5.1"
     PREFLOP_MULTIPLES = "decisions.preflop_multiples", "5.2"
@@ -151,7 +149,7 @@ RULE_TITLES: dict[Rule, str] = {
     Rule.ROUND_SEQUENCE: "the order of a hand",
     Rule.VOID_REASON: "a misdeal is voided with its reason",
     Rule.SECRET_CARDS: "hole cards stay secret until the showdown",
-    Rule.SEATS: "the table's numbered seats",
+    Rule.SEATS: "the seats, numbered from 1",
     Rule.ONE_SEAT_PER_PLAYER: "one seat per player",
     Rule.FIVE_PLAYERS: "players and the player-dealer at a table",
     Rule.PLAYER_DEALER_SEAT: "the seat of the player-dealer",
@@ -168,10 +166,7 @@ RULE_TITLES: dict[Rule, str] = {
     Rule.WAITLIST_POLICY: "the timers of a waitlist",
     Rule.WAITLIST_STAKES: "a waitlist for each stakes",
     Rule.SEAT_HOLD: "holding a seat",
-    Rule.MUST_MOVE: "a must-move table feeds its main game",
-    Rule.TABLE_CHANGE: "a table change before the list",
     Rule.CLOSED_TABLE: "a closed table",
-    Rule.PATRON_SIGN_IN: "a patron's own sign-in",
     Rule.ANTE_BLIND: "Ante and Blind",
     Rule.BAD_BEAT: "the Bad Beat wager",
     Rule.LIMITS: "the table limits",
@@ -179,6 +174,7 @@ RULE_TITLES: dict[Rule, str] = {
     Rule.NO_MORE_BETS: "no more bets",
     Rule.CHIPS_IN_FRONT: "only the chips in front of the player play",
     Rule.BACKLINE: "betting behind a seat",
+    Rule.WAGER_SQUARES: "the betting squares of the table's game",
     Rule.DECISIONS: "one decision on each street",
     Rule.PREFLOP_MULTIPLES: "the pre-flop Play sizes",
     Rule.PAYTABLES: "the pay tables",
@@ -253,7 +249,6 @@ class State(StrEnum):
     # A seat
     SEAT_TAKEN = "seat_taken", "The seat is taken"
     SEAT_HELD = "seat_held", "The seat is held for a player who stepped away"
-    SEAT_OFFERED = "seat_offered", "The seat is offered first to a must-move or table change"
     # A table
     TABLE_CLOSED = "table_closed", "The table is closed"
     TABLE_OPEN = "table_open", "The table is open"

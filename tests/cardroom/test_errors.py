@@ -38,11 +38,11 @@ def test_a_rule_error_on_the_command_line_names_the_field_the_rule_and_its_secti
     error = RuleError("seat 7 does not exist", rule=Rule.SEATS, field="seat")
     assert (
         str(error)
-        == "seat: seat 7 does not exist [rule: the table's numbered seats, docs/rules.md §3.1]"
+        == "seat: seat 7 does not exist [rule: the seats, numbered from 1, docs/rules.md §3.1]"
     )
     assert (
         describe(error)
-        == "seat 7 does not exist (rule: the table's numbered seats, docs/rules.md §3.1)"
+        == "seat 7 does not exist (rule: the seats, numbered from 1, docs/rules.md §3.1)"
     )
 
 

@@ -29,7 +29,7 @@ def test_a_console_action_is_recorded_with_who_what_and_the_outcome(as_user, car
     assert refused.outcome == Outcome.REFUSED
     assert refused.status_code == 400
     assert (
-        refused.message == "seat 5 is taken (rule: the table's numbered seats, docs/rules.md §3.1)"
+        refused.message == "seat 5 is taken (rule: the seats, numbered from 1, docs/rules.md §3.1)"
     )
 
 

@@ -77,7 +77,7 @@ def test_seat_form_errors(as_user, card_table, data, status, text):
     body = response.content.decode()
     assert text in body
     if "taken" in text:
-        assert "seat 1 is taken (rule: the table's numbered seats, docs/rules.md §3.1)" in body
+        assert "seat 1 is taken (rule: the seats, numbered from 1, docs/rules.md §3.1)" in body
     assert not Seating.objects.filter(player=player).exists()
 
 

@@ -79,5 +79,5 @@ def test_a_seat_at_an_ultimate_texas_holdem_table_names_its_rule():
     assert caught.value.rule is Rule.SEATS
     assert str(caught.value) == (
         "seat: seat 7 does not exist: the table has seats 1 to 6"
-        " [rule: the table's numbered seats, docs/rules.md §3.1]"
+        " [rule: the seats, numbered from 1, docs/rules.md §3.1]"
     )
