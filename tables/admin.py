@@ -34,6 +34,9 @@ from tables.models import (
     SeatHold,
     Seating,
     SeatPass,
+
+
+    Shoe,
     Table,
     TableChange,
     TableOptionChange,
@@ -306,6 +309,19 @@ class RoundAdmin(ReadOnlyAdmin):
     @admin.display(description="shuffled deck (RNG deal)")
     def deck_order(self, round_: Round):
         return _withheld(round_.shown_deck)
+
+
+@admin.register(Shoe)
+class ShoeAdmin(ReadOnlyAdmin):
+    """A baccarat table's shoe: its decks, where it stands, the cards dealt so far. Its order
+    and its burned cards are secret for ever (docs/rules.md §2.6, §14.2): never shown here."""
+
+    list_display = ["table", "decks", "position", "cut_position", "started_at", "finished_at"]
+    list_filter = ["table", "decks"]
+    search_fields = ["table__name"]
+    list_select_related = ["table"]
+    date_hierarchy = "started_at"
+    exclude = list(Shoe.secret_columns)
 
 
 @admin.register(RoundTransition)

@@ -24,6 +24,8 @@ from tables.models import (
 )
 from tables.services import button, floor, patrons, seat_requests, waitlists
 from tests.builders.factories import PlayerFactory, TPPPRegistrationFactory, UserFactory
+from tests.builders.floor import give_button, open_floor, start_round
+from wagers.services import wagering
 
 pytestmark = pytest.mark.django_db
 
@@ -94,6 +96,15 @@ def some_history(on_floor, supervisor):
     seat_requests.start_must_move(table_id=must.pk, main_table_id=waitlist_table.pk, by=supervisor)
     seat_requests.ask_table_change(player_id=mover.pk, by=supervisor)
     seat_requests.pass_seat(table_id=waitlist_table.pk, seat=3, player_id=mover.pk, by=supervisor)
+
+
+    # An EZ Baccarat hand dealt from its table's shoe.
+    baccarat = open_floor("PPPPPP", staff=on_floor.staff, game="ez_baccarat").table
+    give_button(baccarat.pk, 1, by=supervisor)
+    coup = start_round(baccarat.pk, by=supervisor)
+    wagering.place_bet(round_id=coup.pk, seat=2, banker=1_000, by=supervisor)
+    rounds.close_wagering(round_id=coup.pk, by=supervisor)
+    rounds.showdown(round_id=coup.pk, by=supervisor, rng=random.Random(7))
     return round_
 
 
