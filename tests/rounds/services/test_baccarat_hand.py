@@ -11,9 +11,11 @@ import random
 import pytest
 
 from cardroom.errors import Rule, RuleError, State, StateError
+from fees.models import FeeLine
 from games.ez_baccarat.calculator import settle_request
 from rounds import services as rounds
 from tables.models import Round, Shoe
+from tests.builders.fees import table_schedule
 from tests.builders.floor import give_button, open_floor, start_round
 from tests.builders.money import all_balances, verified
 from wagers.models import Bet, RoundTheo, SettlementLine
@@ -252,3 +254,15 @@ def test_verify_ledger_reports_a_tampered_coup(staff, tamper):
         "UPDATE wagers_settlementline SET outcome = 'win' WHERE id = %s",
     )
     assert "settlement line differs from the hand played again" in {d.check for d in verified()}
+
+
+def test_no_more_bets_charges_the_fees_on_the_baccarat_squares(staff):
+    table = _table(staff)
+    version = table_schedule(table, by=staff.supervisor)
+    assert list(version.charged_squares) == ["player", "banker", "tie", "dragon_7", "panda_8"]
+    round_ = _round(staff, table)
+    wagering.place_bets(round_id=round_.pk, bets=WAGERS[:2], by=staff.dealer)
+    rounds.close_wagering(round_id=round_.pk, by=staff.dealer)
+    squares = set(FeeLine.objects.filter(round=round_).values_list("square", flat=True))
+    assert squares and squares <= {"player", "banker", "tie", "dragon_7", "panda_8"}
+    assert {"player", "banker"} <= squares
