@@ -129,7 +129,9 @@ def test_baccarat_tables_play_through_the_same_services():
     coups = Round.objects.filter(table__name__startswith="SIMB-", table__game="ez_baccarat")
     settled = coups.filter(state=State.SETTLED)
     assert settled.exists() and all(r.player_cards and r.banker_cards for r in settled)
-    assert Round.objects.filter(table__name__startswith="SIMB-").exclude(
-        table__game="ez_baccarat"
-    ).exists()
+    assert (
+        Round.objects.filter(table__name__startswith="SIMB-")
+        .exclude(table__game="ez_baccarat")
+        .exists()
+    )
     assert list(differences()) == []
