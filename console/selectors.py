@@ -34,10 +34,8 @@ from cardroom.money import dollar_range, dollars, whole_cents
 from fees import selectors as fee_selectors
 from fees.rules.assessment import largest_bank, shortfalls
 from games import catalog
-from games.interface import Listing
-
-
 from games.ez_baccarat.points import total as baccarat_total
+from games.interface import Listing
 from games.registry import game as game_of_key
 from rounds import selectors as round_selectors
 from tables import options as table_options
@@ -58,9 +56,6 @@ from tables.rules.decisions import legal_decisions
 from tables.rules.paytables import paytable_label
 from tables.rules.rotation import BankedHand, window_shortfall
 from tables.rules.seat_requests import LINE_WORDS, Line
-from tables.rules.seats import SEATS
-
-
 from tables.rules.seats import seat_numbers
 from tables.rules.visibility import visible_cards
 from wagers import selectors as money_selectors

@@ -34,8 +34,6 @@ from tables.models import (
     SeatHold,
     Seating,
     SeatPass,
-
-
     Shoe,
     Table,
     TableChange,

@@ -97,7 +97,6 @@ def some_history(on_floor, supervisor):
     seat_requests.ask_table_change(player_id=mover.pk, by=supervisor)
     seat_requests.pass_seat(table_id=waitlist_table.pk, seat=3, player_id=mover.pk, by=supervisor)
 
-
     # An EZ Baccarat hand dealt from its table's shoe.
     baccarat = open_floor("PPPPPP", staff=on_floor.staff, game="ez_baccarat").table
     give_button(baccarat.pk, 1, by=supervisor)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('wagers', '0006_baccarat_squares'),
+        ('wagers', '0007_ledger_entries_plural'),
     ]
 
     operations = [
