@@ -942,6 +942,7 @@ class SeatPass(models.Model):
 
     class Meta:
         ordering = ["at", "id"]
+        verbose_name_plural = "seat passes"
 
     def __str__(self) -> str:
         return f"{self.player} passed {self.table} seat {self.seat}"
