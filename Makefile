@@ -1,9 +1,13 @@
 # Two entry points: `make run` (demo server) and `make test` (lint, format, the architecture's
-# contracts, migrations check, the whole suite).
+# contracts, migrations check, the whole suite on every core, the 30 slowest tests listed).
 # Everything runs from the project's own virtualenv so no global packages leak in.
 
 PYTHON := .venv/bin/python
 PIP := $(PYTHON) -m pip --disable-pip-version-check
+# pytest-xdist workers for `make test` (a number, or auto: one per core). loadgroup hands tests
+# out one at a time but keeps each xdist_group on one worker (tests/conftest.py says which).
+TEST_WORKERS ?= auto
+PYTEST_ARGS := -n $(TEST_WORKERS) --dist loadgroup --durations=30
 
 .PHONY: run test lint clean
 
@@ -35,7 +39,7 @@ test: .venv/.installed-dev node_modules/.installed
 	scripts/ensure_poppler.sh
 	$(MAKE) --no-print-directory lint
 	$(PYTHON) manage.py makemigrations --check --dry-run
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest $(PYTEST_ARGS)
 
 # ruff (lint and format) and the import-linter contracts of pyproject.toml.
 lint: .venv/.installed-dev

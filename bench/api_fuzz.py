@@ -8,7 +8,9 @@ examples as asked, against gunicorn (2 workers, DEBUG off) on the database in DA
 
     createdb -h 127.0.0.1 -U postgres cardroom_fuzz
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardroom_fuzz \\
-        .venv/bin/python bench/api_fuzz.py [--examples 100] [--seed 1]
+        .venv/bin/python bench/api_fuzz.py [--examples 100] [--seed 1] \\
+            [--phases examples,coverage,fuzzing,stateful] [--include-path-regex REGEX] \\
+            [--no-demo]
 
 Every check Schemathesis has runs (no server error, status codes, content types, headers
 and bodies as documented, ...). Writes are real: use a database made for the run.
@@ -45,9 +47,10 @@ def manage(*args: str, env: dict, capture: bool = False) -> str:
     return done.stdout if capture else ""
 
 
-def prepare(env: dict) -> None:
+def prepare(env: dict, *, demo: bool = True) -> None:
     manage("migrate", "--noinput", "-v0", env=env)
-    manage("load_demo", env={**env, "DEBUG": "true"})
+    if demo:
+        manage("load_demo", env={**env, "DEBUG": "true"})
     code = "from django.contrib.auth.models import Group, User\nfrom cardroom.roles import Role\n"
     for caller, role in CALLERS.items():
         name = "fuzz-" + caller.replace(" ", "-")
@@ -127,6 +130,15 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--port", type=int, default=8768)
     parser.add_argument("--no-prepare", action="store_true")
+    parser.add_argument(
+        "--no-demo", action="store_true", help="prepare the callers only, not the demo floor"
+    )
+    parser.add_argument(
+        "--phases", default="examples,coverage,fuzzing,stateful", help="Schemathesis's phases"
+    )
+    parser.add_argument(
+        "--include-path-regex", default="", help="only the operations whose path matches"
+    )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise SystemExit("set DATABASE_URL (PostgreSQL)")
@@ -139,7 +151,7 @@ def main() -> int:
         "SECURE_SSL_REDIRECT": "false",
     }
     if not args.no_prepare:
-        prepare(env)
+        prepare(env, demo=not args.no_demo)
     out = ROOT / "test-output" / "api-fuzz"
     out.mkdir(parents=True, exist_ok=True)
     server = serve(env, args.port)
@@ -154,6 +166,9 @@ def main() -> int:
                     "--header", f"Authorization: Token {token(args.port, caller)}",
                     "--checks", "all", "--max-examples", str(args.examples),
                     "--seed", str(args.seed), "--continue-on-failure", "--no-color",
+                    "--phases", args.phases,
+                    *(["--include-path-regex", args.include_path_regex]
+                      if args.include_path_regex else []),
                     "--report", "ndjson", "--report-ndjson-path", str(events),
                 ],
                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL, check=False,

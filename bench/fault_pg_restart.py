@@ -1,12 +1,17 @@
 """Fault by hand: PostgreSQL restarted in the middle of a round (docs/benchmarks.md, "Faults").
 
 Run by hand, as root, on a machine whose PostgreSQL cluster ``pg_ctlcluster`` can restart,
-against a database of that cluster; never in the test suite (it stops the database every
-other test uses)::
+against a database of that cluster; never against the shared cluster in the test suite (it
+stops the database every other test uses)::
 
     createdb -h 127.0.0.1 -U postgres cardroom_fault
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardroom_fault \\
         .venv/bin/python bench/fault_pg_restart.py
+
+``--pgdata DIR`` restarts instead the server of that data directory with ``pg_ctl`` (as the
+directory's owner), for a server started for the run and nothing else: the test suite's
+smoke run (tests/bench/test_bench_smoke.py) starts one of its own on a free port, so it
+never stops the database other tests use.
 
 What it does: migrates; builds a table with a round in wagering through the services (the
 player-dealer at seat 1, hands at seats 2 and 3); serves the app with gunicorn (DEBUG off,
@@ -47,6 +52,31 @@ PASSWORD = "fault-" + "password-not-a-secret"
 def _cluster() -> tuple[str, str]:
     version = sorted(os.listdir("/etc/postgresql"))[0]
     return version, "main"
+
+
+def restart_command(pgdata: str | None) -> tuple[list[str], str]:
+    """The command that restarts the database server, and what it restarts.
+
+    By default the machine's cluster (``pg_ctlcluster <version> main restart``). With
+    ``--pgdata`` a server of the caller's own, started with ``pg_ctl`` from that data
+    directory (the test suite's smoke run starts one, so the shared cluster is never
+    touched); ``pg_ctl`` runs as the directory's owner (PostgreSQL refuses root), its log
+    in the directory, so the restarted server holds none of this process's output open.
+    """
+    if pgdata is None:
+        version, cluster = _cluster()
+        command = ["pg_ctlcluster", "--skip-systemctl-redirect", version, cluster, "restart"]
+        return command, f"PostgreSQL {version}/{cluster}"
+    import pwd
+    import shutil
+
+    pg_ctl = shutil.which("pg_ctl") or "pg_ctl"
+    command = [pg_ctl, "-D", pgdata, "-l", os.path.join(pgdata, "restart.log"), "-m", "fast",
+               "-w", "restart"]  # fmt: skip
+    owner = os.stat(pgdata).st_uid
+    if os.geteuid() != owner:
+        command = ["runuser", "-u", pwd.getpwuid(owner).pw_name, "--", *command]
+    return command, f"PostgreSQL at {pgdata}"
 
 
 class Api:
@@ -113,6 +143,10 @@ def serve(env: dict, port: int) -> subprocess.Popen:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--port", type=int, default=8767)
+    parser.add_argument(
+        "--pgdata",
+        help="restart the server of this data directory (pg_ctl), not the machine's cluster",
+    )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise SystemExit("set DATABASE_URL to a PostgreSQL database of the local cluster")
@@ -149,8 +183,7 @@ def main() -> int:
 
         reader = threading.Thread(target=read_round)
         reader.start()
-        version, cluster = _cluster()
-        restart = ["pg_ctlcluster", "--skip-systemctl-redirect", version, cluster, "restart"]
+        restart, restarted = restart_command(args.pgdata)
         started = time.monotonic()
         restarter = subprocess.Popen(restart)
         time.sleep(0.05)  # the restart is under way when the deal is sent
@@ -192,7 +225,7 @@ def main() -> int:
         [PYTHON, "manage.py", "verify_ledger"], cwd=ROOT, capture_output=True, text=True
     )
 
-    print(f"PostgreSQL {version}/{cluster} restarted in {restart_seconds:.1f} s")
+    print(f"{restarted} restarted in {restart_seconds:.1f} s")
     for what, counter in answers.items():
         shown = ", ".join(f"{code}: {n}" for code, n in sorted(counter.items(), key=str))
         print(f"{what}: {shown}")

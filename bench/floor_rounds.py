@@ -17,7 +17,8 @@ Intended for PostgreSQL (``DATABASE_URL``); SQLite only with ``--allow-sqlite``:
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardroom_bench \\
         .venv/bin/python manage.py migrate
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardroom_bench \\
-        .venv/bin/python bench/floor_rounds.py [--rounds 1000] [--tables 5] [--seed 1]
+        .venv/bin/python bench/floor_rounds.py [--rounds 1000] [--tables 5] [--seed 1] \\
+            [--window 100]
 
 Every run creates its own tables, players and staff user (names carry a run tag), so runs
 can be repeated against one database. The script prints figures only; it asserts nothing.
@@ -229,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds-per-round", type=float, default=90.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--window", type=int, default=WINDOW, help="rounds measured at the start and at the end"
+    )
+    parser.add_argument(
         "--allow-sqlite", action="store_true", help="run on SQLite anyway (figures not comparable)"
     )
     args = parser.parse_args(argv)
@@ -240,8 +244,9 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.rounds < 2 * WINDOW:
-        parser.error(f"--rounds must be at least {2 * WINDOW}")
+    window = args.window
+    if window < 1 or args.rounds < 2 * window:
+        parser.error(f"--rounds must be at least twice --window ({2 * window})")
 
     bench = Bench(args.tables, args.seconds_per_round, random.Random(args.seed))
     try:
@@ -261,8 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
     print(f"{args.rounds} rounds over {args.tables} tables in {elapsed:.1f} s")
     print(f"rounds stored in the database after the run: {stored}")
-    print(describe(f"first {WINDOW}", samples[:WINDOW]))
-    print(describe(f"last {WINDOW}", samples[-WINDOW:]))
+    print(describe(f"first {window}", samples[:window]))
+    print(describe(f"last {window}", samples[-window:]))
     print(describe("all", samples))
     print("queries per call, by service (mean over the run; calls per round in brackets):")
     for name, counts in bench.by_step.items():

@@ -8,6 +8,9 @@ recorded in wagers/rules/gamemath_counts.json. ``--full`` also runs the full com
 (every board; a few minutes on 2 cores and about 1.5 GB of memory), writing nothing::
 
     cd /work/main && .venv/bin/python bench/game_math_counts.py [--full] [--hands N]
+        [--boards N] [--flops N]
+
+``--boards`` and ``--flops`` time only the first N of each slice (the suite's smoke run).
 
 Each function is first called on a tiny input (numba compiles it then; that time is printed
 apart), then timed. It prints figures only; it asserts nothing.
@@ -39,6 +42,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1_000_000, help="random hands to evaluate")
     parser.add_argument("--full", action="store_true", help="also run the full computation")
+    parser.add_argument("--boards", type=int, help="time only the first N monotone boards")
+    parser.add_argument("--flops", type=int, help="time only the first N trips flops")
     args = parser.parse_args(argv)
 
     _, seconds = timed(gm.tables)
@@ -46,8 +51,8 @@ def main(argv: list[str] | None = None) -> None:
 
     rng = np.random.default_rng(20261121)
     hands = np.argpartition(rng.random((args.hands, 52)), 7, axis=1)[:, :7]
-    boards = gm.monotone_boards()
-    flops = gm.trips_flops(gm.AKS)
+    boards = gm.monotone_boards()[: args.boards]
+    flops = gm.trips_flops(gm.AKS)[: args.flops]
     start = time.perf_counter()
     gm.evaluate_hands(hands[:1])
     gm.boards_counts(boards[:1])

@@ -32,9 +32,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tables.rules.decisions import Action, Decision, DecisionRecord, Street, legal_decisions
-from tables.rules.deck import SEATS, deal, shuffled_deck
+from tables.rules.deck import deal, shuffled_deck
 from tables.rules.hands import evaluate
 from tables.rules.options import GameOptions
+from tables.rules.seats import SEATS
 from wagers.rules.resolution import hand_result, resolve_stakes
 from wagers.rules.settlement import apply_coverage, settlement_order
 from wagers.rules.showdown import SeatHand, play_out

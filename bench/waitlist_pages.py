@@ -45,7 +45,7 @@ def build(tables: int, waiting: int):
     from django.contrib.auth.models import Group, User
 
     from cardroom.roles import Role
-    from tables.models import Table
+    from tables.models import Table, Waitlist
     from tables.services import floor, waitlists
 
     user, _ = User.objects.get_or_create(username="bench-waitlists", defaults={"is_staff": True})
@@ -64,9 +64,13 @@ def build(tables: int, waiting: int):
                 player_number=f"WB-S{number}-{seat}", name=f"Seated {number} {seat}"
             )
             floor.seat_player(table_id=table.pk, seat=seat, player_id=player.pk, by=user)
+    # A list already open for the stakes (the demo floor keeps one) is the room's list: one a
+    # stakes (docs/rules.md §3.6), so the bench's players join it.
+    # A list is kept only for the stakes of a table: with fewer tables than STAKES, fewer lists.
     rows = [
-        waitlists.open_waitlist(minimum_cents=low, maximum_cents=high, by=user)
-        for low, high in STAKES
+        Waitlist.objects.filter(minimum_cents=low, maximum_cents=high).first()
+        or waitlists.open_waitlist(minimum_cents=low, maximum_cents=high, by=user)
+        for low, high in STAKES[:tables]
     ]
     for number in range(waiting):
         player = floor.create_player(player_number=f"WB-W{number}", name=f"Waiting Player{number}")

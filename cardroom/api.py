@@ -30,7 +30,6 @@ A minimal answer stored under an ``Idempotency-Key`` replays as that minimal ans
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -42,6 +41,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import QuerySet
 from django.http import Http404, JsonResponse
+from django.utils.crypto import salted_hmac
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer
@@ -258,12 +258,20 @@ def write_answer(
 # --- Idempotency keys ---------------------------------------------------------------------
 
 
+_FINGERPRINT_SALT = "cardroom.api.idempotency"
+
+
 def _fingerprint(request, *, minimal: bool = False) -> str:
     """The request a key stands for: method, path and body; ``minimal`` when the stored answer
-    was a minimal one (so a replay knows to say so, without another column)."""
+    was a minimal one (so a replay knows to say so, without another column).
+
+    A keyed HMAC (the deployment's SECRET_KEY), not a bare hash: a body can hold cards keyed
+    at the showdown or a patron's amounts, and a bare SHA-256 of so small a space is read back
+    by trying every body; without the key the stored fingerprint says nothing."""
     body = json.dumps(request.data, sort_keys=True, default=str) if request.data else ""
     applied = f"\nPrefer: {RETURN_MINIMAL}" if minimal else ""
-    return hashlib.sha256(f"{request.method} {request.path}\n{body}{applied}".encode()).hexdigest()
+    message = f"{request.method} {request.path}\n{body}{applied}"
+    return salted_hmac(_FINGERPRINT_SALT, message, algorithm="sha256").hexdigest()
 
 
 def _replay(record: IdempotencyKey, request) -> Response:

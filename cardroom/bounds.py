@@ -163,6 +163,34 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
+# The JSON parser's complaints in the floor's words (json.JSONDecodeError.msg, by its start).
+_JSON_WORDS = (
+    ("Expecting value", "a value was expected"),
+    ("Expecting ',' delimiter", "a comma was expected"),
+    ("Expecting ':' delimiter", "a colon was expected"),
+    ("Expecting property name", "a name in double quotes was expected"),
+    ("Extra data", "there is more after the end"),
+    ("Unterminated string", "a text in quotes is not closed"),
+    ("Invalid control character", "a line break or tab inside quotes"),
+    ("Invalid \\u", "a \\u escape that is not four hexadecimal digits"),
+    ("Invalid \\escape", "a backslash that starts no escape JSON has"),
+)
+
+
+def json_problem_words(error: ValueError) -> str:
+    """Why ``loads`` refused a text, for people: "a comma was expected (line 3, character 5)"
+    rather than the parser's "Expecting ',' delimiter: line 3 column 5 (char 41)"."""
+    if isinstance(error, json.JSONDecodeError):
+        if not error.doc.strip():
+            return "nothing was typed"
+        words = next(
+            (said for start, said in _JSON_WORDS if error.msg.startswith(start)),
+            "it is not written as JSON",
+        )
+        return f"{words} (line {error.lineno}, character {error.colno})"
+    return str(error)  # ours: nested too deep, NaN or Infinity, already in words
+
+
 def json_problem(value: Any, path: str = "") -> tuple[str, str] | None:
     """The first string (or key) in parsed JSON that cannot be stored, as (path, message)."""
     stack = [(path, value)]

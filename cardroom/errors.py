@@ -81,7 +81,7 @@ class Rule(StrEnum):
     WAITLIST_STAKES = "waitlist.stakes", "3.6"
     SEAT_HOLD = "seats.hold", "3.6"
     CLOSED_TABLE = "floor.closed_table", "3.7"
-    EXCLUDED = "floor.excluded", "3.8"
+    EXCLUDED = "floor.excluded", "3.9"
     # 4. Wagers
     ANTE_BLIND = "wagers.ante_blind", "4.1"
     BAD_BEAT = "wagers.bad_beat", "4.2"
@@ -90,6 +90,7 @@ class Rule(StrEnum):
     NO_MORE_BETS = "wagers.no_more_bets", "4.5"
     CHIPS_IN_FRONT = "chips.in_front", "4.6"
     BACKLINE = "wagers.backline", "4.7"
+    WAGER_SQUARES = "wagers.squares", "4.8"
     # 5. Decisions
     DECISIONS = "decisions.each_once", "5.1"
     PREFLOP_MULTIPLES = "decisions.preflop_multiples", "5.2"
@@ -152,7 +153,7 @@ RULE_TITLES: dict[Rule, str] = {
     Rule.ROUND_SEQUENCE: "the order of a hand",
     Rule.VOID_REASON: "a misdeal is voided with its reason",
     Rule.SECRET_CARDS: "hole cards stay secret until the showdown",
-    Rule.SEATS: "seats 1 to 6",
+    Rule.SEATS: "the seats, numbered from 1",
     Rule.ONE_SEAT_PER_PLAYER: "one seat per player",
     Rule.FIVE_PLAYERS: "players and the player-dealer at a table",
     Rule.PLAYER_DEALER_SEAT: "the seat of the player-dealer",
@@ -178,6 +179,7 @@ RULE_TITLES: dict[Rule, str] = {
     Rule.NO_MORE_BETS: "no more bets",
     Rule.CHIPS_IN_FRONT: "only the chips in front of the player play",
     Rule.BACKLINE: "betting behind a seat",
+    Rule.WAGER_SQUARES: "the betting squares of the table's game",
     Rule.DECISIONS: "one decision on each street",
     Rule.PREFLOP_MULTIPLES: "the pre-flop Play sizes",
     Rule.PAYTABLES: "the pay tables",
@@ -304,11 +306,37 @@ ACTIVE_ROUND_STATES = ROUND_STATES[:6]
 FINISHED_ROUND_STATES = ROUND_STATES[6:]
 
 
+@dataclass(frozen=True)
+class Row:
+    """Where an input is in a list of rows a service was given: row ``index`` of the list
+    ``name`` (``bets``, ``decisions``) of ``rows`` rows. The one home of a row's field path,
+    in the services' words and in the API's."""
+
+    name: str
+    index: int
+    rows: int
+
+    def field(self, inner: str = "") -> str:
+        """The services' words (commands, the console): ``bets[2].ante``; one row alone is
+        named by its field only (``ante``)."""
+        if self.rows == 1:
+            return inner
+        where = f"{self.name}[{self.index}]"
+        return f"{where}.{inner}" if inner else where
+
+    def path(self, inner: str = "") -> str:
+        """The API's, as the input's own errors name a row: ``bets.2.ante`` (one row alone
+        is row 0: ``bets.0.ante``)."""
+        return f"{self.name}.{self.index}" + (f".{inner}" if inner else "")
+
+
 class RuleError(ValueError):
     """A rule was broken (400): the message, the ``Rule``, and the input that broke it.
 
     ``field`` names the input (a form field, a JSON path such as ``seats[0].hole``) so the
-    API answers with the field and the calculator points at the offending value.
+    API answers with the field and the calculator points at the offending value. A refusal
+    of one row of a list also knows the row (``row``) and its field within the row
+    (``inner``): ``at_row``.
     """
 
     def __init__(self, message: str, *, rule: Rule, field: str | None = None) -> None:
@@ -316,6 +344,15 @@ class RuleError(ValueError):
         self.message = message
         self.rule = Rule(rule)
         self.field = field
+        self.row: Row | None = None
+        self.inner = field
+
+    def at_row(self, row: Row) -> RuleError:
+        """The same error, attributed to ``row`` (its field, if any, within the row)."""
+        inner = self.field or ""
+        error = RuleError(self.message, rule=self.rule, field=row.field(inner) or None)
+        error.row, error.inner = row, inner
+        return error
 
     def with_field(self, field: str) -> RuleError:
         """The same error, attributed to ``field`` (prefixing any inner field)."""

@@ -1,7 +1,9 @@
 """A cache shared by the server processes that never stops a page.
 
-The floor map's parts live in the ``floor`` cache (Redis when configured). A cache that is
-down or slow (a socket timeout of ``FLOOR_CACHE_TIMEOUT``) answers "nothing cached" and
+The floor map's parts and the table board's panels live in the ``floor`` cache (Redis when
+configured), each under a key made by ``key``, which names the deployment (the database's
+host, port and name): two rooms sharing one Redis never serve each other's tables. A cache
+that is down or slow (a socket timeout of ``FLOOR_CACHE_TIMEOUT``) answers "nothing cached" and
 stores nothing: the page is rendered from the database as if the cache were empty, and the
 failure is logged.
 """
@@ -12,11 +14,24 @@ import logging
 from collections.abc import Iterable, Mapping
 
 from django.core.cache import caches
+from django.db import connection
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
 UNAVAILABLE = (RedisError, OSError)
+
+
+def deployment() -> str:
+    """The room this process serves, as its database names it: ``host:port/name``."""
+    db = connection.settings_dict
+    return f"{db.get('HOST') or ''}:{db.get('PORT') or ''}/{db['NAME']}"
+
+
+def key(part: str, *names: object) -> str:
+    """The shared cache's key of ``part`` (``floor``, ``board``) named by ``names``, in this
+    deployment: the one key every shared part is kept under."""
+    return ":".join([part, deployment(), *(str(name) for name in names)])
 
 
 def get_many(alias: str, keys: Iterable[str]) -> dict[str, object]:

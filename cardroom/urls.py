@@ -1,6 +1,8 @@
 """Top-level URL routes."""
 
 from django.contrib import admin
+from django.http import HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path, register_converter
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -13,12 +15,22 @@ from cardroom.docs import api_docs
 register_converter(IdConverter, "id")
 
 # Under /api/ Django's own error pages answer the API's error body, in JSON (cardroom/api.py).
+
+
+def favicon(request):
+    """The console's icon, for a browser that asks ``/favicon.ico`` of its own accord (its
+    static URL is looked up per request: a collected, hashed name in production)."""
+    return HttpResponsePermanentRedirect(static("console/favicon.svg"))
+
+
 handler400 = "cardroom.api.bad_request"
 handler404 = "cardroom.api.not_found"
 handler500 = "cardroom.api.server_error"
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    # The icon a browser asks for on its own (the pages name it in their <head>): the console's.
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("console/", include("console.urls")),
     path("board/", include("console.board_urls")),

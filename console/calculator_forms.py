@@ -1,4 +1,5 @@
-"""The settlement calculator's form for Ultimate Texas Hold'em (docs/settlement-calculator.md,
+"""The settlement calculator's forms, one per game (``CALCULATOR_FORMS``): Ultimate Texas
+Hold'em's (docs/settlement-calculator.md,
 "The console"): the options, the player-dealer's seat, bank and cards, the board, and each
 seat's cards, wagers, decision and backline bettors, typed in dollars and card codes, built
 into the calculator's JSON (docs/rules.md §11). The form parses and nothing more: the
@@ -19,9 +20,12 @@ from typing import Any
 from django import forms
 
 from cardroom.errors import RuleError, describe
+from games import registry
+from games.ez_baccarat.coup import play_out
+from tables.rules.cards import parse_card
 from tables.rules.decisions import PERMITTED_PREFLOP_MULTIPLES
 from tables.rules.paytables import BAD_BEAT_PAYTABLES, TRIPS_PAYTABLES
-from tables.rules.seats import SEATS, seat_label
+from tables.rules.seats import MOST_SEATS, SEATS, seat_label, seat_numbers
 from wagers.rules.wagers import WagerKind
 
 from .forms import (
@@ -31,6 +35,7 @@ from .forms import (
     _in_dollars,
     _label,
     _paytable_choices,
+    game_option_fields,
     preflop_multiples_field,
 )
 
@@ -359,3 +364,212 @@ def _initial(hand: dict) -> dict | None:
             initial[field_name(seat, "ante", bettor)] = _dollars(bet.get("ante", 0))
             initial[field_name(seat, "trips", bettor)] = _dollars(bet.get("trips", 0))
     return initial
+
+
+# --- EZ Baccarat (docs/rules.md §14.7) -------------------------------------------------------
+
+BACCARAT = registry.game("ez_baccarat")
+BACCARAT_SQUARES = tuple((square.name, f"{square.label} ($)") for square in BACCARAT.squares)
+
+
+class BaccaratCalculatorForm(forms.Form):
+    """One coup of EZ Baccarat for the calculator: the table's options (its Listing's labels
+    and defaults), the player-dealer's seat and bank, the Player and Banker hands' cards (two
+    or three each, as dealt), and each bettor's wagers by seat. ``hand`` builds the cards in
+    dealing order (Player, Banker, Player, Banker, then the third cards as drawn): the
+    calculator checks the drawing rules, and a refusal naming a card comes back on its hand."""
+
+    game_key = BACCARAT.key
+    template = "console/_calculator_baccarat.html"
+
+    chip = MoneyField(label=_label("chip_unit_cents", " ($)"), initial=Decimal("1"))
+    minimum = MoneyField(required=False, label=_label("minimum_cents", " ($, empty: none)"))
+    maximum = MoneyField(required=False, label=_label("maximum_cents", " ($, empty: none)"))
+    pd_seat = forms.TypedChoiceField(
+        choices=[("", "—"), *[(seat, seat_label(seat)) for seat in seat_numbers(MOST_SEATS)]],
+        coerce=int,
+        label="Player-dealer's seat",
+    )
+    bank = MoneyField(label="Bank ($)")
+    player_cards = forms.CharField(max_length=64, label="Player hand")
+    banker_cards = forms.CharField(max_length=64, label="Banker hand")
+
+    OPTION_FIELDS = {"chip_unit_cents": "chip", "table_minimum_cents": "minimum"}
+    OPTION_FIELDS |= {"table_maximum_cents": "maximum"}
+    DEALER_FIELDS = {"seat": "pd_seat", "bank": "bank"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        own = game_option_fields(BACCARAT.listing)
+        for name, field in own.items():
+            field.required = name in ("seats", "decks", "tie_pays")
+            self.fields[name] = field
+        self.option_names = tuple(own)
+        self.fields["seats"].label = "Seats at the table"
+        for seat in seat_numbers(MOST_SEATS):
+            for square, label in BACCARAT_SQUARES:
+                self.fields[field_name(seat, square)] = MoneyField(
+                    required=False, label=f"{seat_label(seat)} · {label}"
+                )
+        self.seats: list[int] = []
+        self.cards: list[str] = []  # "player" or "banker" for each card of the hand built
+
+    def option_fields(self):
+        return [self[name] for name in ("chip", "minimum", "maximum", *self.option_names)]
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": seat,
+                "wagers": [
+                    (label, self[field_name(seat, square)]) for square, label in BACCARAT_SQUARES
+                ],
+            }
+            for seat in seat_numbers(MOST_SEATS)
+        ]
+
+    def hand(self) -> dict:
+        data = self.cleaned_data
+        options: dict[str, Any] = {"game": self.game_key, "chip_unit_cents": data["chip"]}
+        for name, field in (("table_minimum_cents", "minimum"), ("table_maximum_cents", "maximum")):
+            if data[field] is not None:
+                options[name] = data[field]
+        for name in self.option_names:
+            if data.get(name) is not None:
+                options[name] = data[name]
+        player, banker = _cards(data["player_cards"]), _cards(data["banker_cards"])
+        cards, owners = [], []
+        for index in range(2):  # Player, Banker, Player, Banker
+            for owner, hand in (("player", player), ("banker", banker)):
+                if index < len(hand):
+                    cards.append(hand[index])
+                    owners.append(owner)
+        for owner, hand in (("player", player), ("banker", banker)):  # the third cards
+            for code in hand[2:]:
+                cards.append(code)
+                owners.append(owner)
+        self.cards = owners
+        seats = []
+        for seat in seat_numbers(MOST_SEATS):
+            stakes = {sq: _cents_of(data.get(field_name(seat, sq))) for sq, _ in BACCARAT_SQUARES}
+            if any(stakes.values()):
+                seats.append({"seat": seat, **stakes})
+        self.seats = [entry["seat"] for entry in seats]
+        return {
+            "options": options,
+            "player_dealer": {"seat": data["pd_seat"], "bank": data["bank"]},
+            "cards": cards,
+            "seats": seats,
+        }
+
+    def field_of(self, path: str | None) -> str | None:
+        """The form's field a JSON path names (``cards[4]`` -> the hand the card was dealt
+        to; ``seats[1].tie`` -> that seat's Tie), or None: the hand as a whole."""
+        if not path:
+            return None
+        head, _, rest = path.partition(".")
+        if head == "options":
+            name = re.sub(r"[.\[].*$", "", rest)
+            return self.OPTION_FIELDS.get(name, name if name in self.option_names else None)
+        if head == "player_dealer":
+            return self.DEALER_FIELDS.get(re.sub(r"[.\[].*$", "", rest))
+        card = re.fullmatch(r"cards(?:\[(\d+)\])?", head)
+        if card:
+            index = int(card.group(1)) if card.group(1) else None
+            if index is not None and index < len(self.cards):
+                return f"{self.cards[index]}_cards"
+            return "player_cards"  # the coup as a whole: ``refuse`` names the hand it says
+        found = re.fullmatch(r"seats\[(\d+)\]", head)
+        if not found or int(found.group(1)) >= len(self.seats):
+            return None
+        seat = self.seats[int(found.group(1))]
+        what = re.sub(r"[.\[].*$", "", rest)
+        if what in dict(BACCARAT_SQUARES):
+            return field_name(seat, what)
+        return field_name(seat, BACCARAT_SQUARES[0][0])
+
+    def _in_words(self, found: re.Match) -> str:
+        name = self.field_of(found.group(0))
+        return self.fields[name].label if name else found.group(0)
+
+    def refuse(self, error: RuleError) -> str:
+        name = self.field_of(error.field)
+        if error.field == "cards" and error.message.find("Banker hand") > -1:
+            player = error.message.find("Player hand")
+            if player < 0 or error.message.find("Banker hand") < player:
+                name = "banker_cards"  # a missing card the Banker hand draws
+        text = re.sub(BACCARAT_PATH, self._in_words, describe(error))
+        self.add_error(name, text)
+        return f"{self.fields[name].label}: {text}" if name else text
+
+
+BACCARAT_PATH = re.compile(r"\b(?:seats\[\d+\]|player_dealer|options|cards)(?:\.\w+|\[\d+\])*")
+
+
+def baccarat_initial(hand: Any) -> dict | None:
+    """The baccarat form's values for a hand in the calculator's JSON, or None when the form
+    cannot hold it."""
+    try:
+        options = hand.get("options") or {}
+        dealer = hand["player_dealer"]
+        initial: dict[str, Any] = {
+            "chip": _dollars(options.get("chip_unit_cents", 1)),
+            "minimum": _dollars(options.get("table_minimum_cents")),
+            "maximum": _dollars(options.get("table_maximum_cents")),
+            "pd_seat": dealer["seat"],
+            "bank": _dollars(dealer["bank"]),
+        }
+        for name, default in {"seats": 9, **BACCARAT.listing.own_defaults}.items():
+            value = options.get(name, default)
+            initial[name] = _dollars(value) if name.endswith("_cents") else value
+        cards = [str(code) for code in hand["cards"]]
+        places = _places(cards)
+        player = [cards[i] for i in places["player"]]
+        banker = [cards[i] for i in places["banker"]]
+        initial["player_cards"], initial["banker_cards"] = " ".join(player), " ".join(banker)
+        for entry in hand["seats"]:
+            for square, _ in BACCARAT_SQUARES:
+                initial[field_name(entry["seat"], square)] = _dollars(entry.get(square, 0))
+        return initial
+    except (KeyError, TypeError, ValueError, AttributeError, RuleError):
+        return None
+
+
+def _places(cards: list[str]) -> dict[str, list[int]]:
+    """The places in dealing order of each hand's cards: the first four alternate, Player
+    first; a fifth or sixth card is a third card as the drawing rules dealt it (a coup the
+    rules refuse: the fifth is the Player's, the sixth the Banker's, for the form to show)."""
+    places = {"player": [0, 2][: len(cards[0::2][:2])], "banker": [1, 3][: len(cards[1:4:2])]}
+    try:
+        coup = play_out([parse_card(code) for code in cards])
+        drawn = (len(coup.player) > 2, len(coup.banker) > 2)
+    except RuleError:
+        drawn = (len(cards) > 4, len(cards) > 5)
+    after = 4
+    for owner, draws in zip(("player", "banker"), drawn, strict=True):
+        if draws and after < len(cards):
+            places[owner].append(after)
+            after += 1
+    return places
+
+
+UthCalculatorForm.game_key = "ultimate_texas_holdem"
+UthCalculatorForm.template = "console/_calculator_uth.html"
+# The calculator's form of each game, by its key (the page offers each).
+CALCULATOR_FORMS: dict[str, type[forms.Form]] = {
+    UthCalculatorForm.game_key: UthCalculatorForm,
+    BACCARAT.key: BaccaratCalculatorForm,
+}
+
+
+def form_for(game: str | None) -> type[forms.Form]:
+    """The calculator's form of ``game`` (the first game's for none or one it does not know)."""
+    return CALCULATOR_FORMS.get(game or "", UthCalculatorForm)
+
+
+def initial_for(hand: Any) -> tuple[type[forms.Form], dict | None]:
+    """The form of a hand's game and its values (None: the form cannot hold the hand)."""
+    options = hand.get("options") if isinstance(hand, dict) else None
+    game = options.get("game") if isinstance(options, dict) else None
+    form = form_for(game if isinstance(game, str) else None)
+    return form, (baccarat_initial(hand) if form is BaccaratCalculatorForm else initial_from(hand))

@@ -10,16 +10,23 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.validators import MaxLengthValidator
 
-from cardroom import bounds
-from cardroom.forms import InstantField, IntegerField, ModelChoiceField, id_field
+from cardroom import bounds, shifts
+from cardroom.errors import RuleError
+from cardroom.forms import GamingDayField, InstantField, IntegerField, ModelChoiceField, id_field
 from cardroom.money import dollars
 from fees.rules.schedule import MAX_RATES
+from games import catalog
+from games.catalog import CHOICES as GAME_CHOICES
+from games.catalog import DEFAULT_GAME
+from games.interface import Listing
+from tables import options as table_options
+from tables import selectors as floor_selectors
 from tables.models import SEAT_NUMBERS, TPPP_REGISTRATION_FIELDS, DealMode, IdType, Player, Table
 from tables.options import EDITABLE_OPTIONS, OPTION_LABELS
 from tables.rules.decisions import PERMITTED_PREFLOP_MULTIPLES
-from tables.rules.paytables import BAD_BEAT_PAYTABLES, TRIPS_PAYTABLES
+from tables.rules.paytables import BAD_BEAT_PAYTABLES, TRIPS_PAYTABLES, paytable_label
 from tables.rules.seats import seat_label
-from wagers.rules.wagers import OPENING_SQUARES
+from wagers.rules.wagers import OPENING_SQUARES, WagerKind
 from wagers.services.leaving import Chips
 
 MAX_DOLLARS = Decimal(bounds.CENTS_MAX) / 100  # every amount typed (cardroom/bounds.py)
@@ -74,10 +81,11 @@ class SignInForm(AuthenticationForm):
         username.validators.append(MaxLengthValidator(username.max_length))
 
     def confirm_login_allowed(self, user):
-        """Only staff sign in to the console (a non-staff account would meet a 403 on every
-        page): refused here, and recorded on the audit trail as refused."""
+        """Staff sign in to the console, and a patron with the sign-in a supervisor issued
+        them (their own bankroll only, docs/rules.md §3.8); any other account is refused
+        here (it would meet a 403 on every page), and recorded on the audit trail as refused."""
         super().confirm_login_allowed(user)
-        if not user.is_staff:
+        if not user.is_staff and floor_selectors.patron_player(user) is None:
             raise forms.ValidationError(self.error_messages["not_staff"], code="not_staff")
 
 
@@ -87,8 +95,8 @@ def _chip_attrs(field: forms.Field, table: Table, *, limits: bool) -> None:
     field.widget.attrs.update({"step": str(unit), "inputmode": "decimal", "min": "0"})
     if limits:
         field.widget.attrs["max"] = str(Decimal(table.maximum_cents) / 100)
-        low, high = Decimal(table.minimum_cents) / 100, Decimal(table.maximum_cents) / 100
-        field.help_text = f"${low:.2f} to ${high:.2f}, in ${unit:.2f} chips"
+        low, high, chip = table.minimum_cents, table.maximum_cents, table.chip_unit_cents
+        field.help_text = f"{dollars(low)} to {dollars(high)}, in {dollars(chip)} chips"
 
 
 class RoundForm(forms.Form):
@@ -154,13 +162,84 @@ class TableOptionsForm(forms.Form):
     OPTIONS = ("minimum_cents", "maximum_cents", "chip_unit_cents", "deal_mode")
 
 
-class TableForm(TableOptionsForm):
-    """A new table and the first lines of its options sheet; the rest of the sheet keeps
-    its defaults and is changed between rounds."""
+def game_option_fields(game: Listing, values: dict | None = None) -> dict[str, forms.Field]:
+    """The fields of a game's own options sheet (``games.interface.Listing``), with its labels
+    and defaults: the seats when the game has several seat counts, then its own options that
+    are no column of every table (EZ Baccarat's decks, pays, cut card, side wagers' maximum).
+    A short list of values is a choice (``option_choices``); an amount (``_cents``) is typed in
+    dollars, empty for none; anything else is a whole number. The form parses; the floor's
+    service judges every value against the game's rules, naming the option."""
+    values = {**game.own_defaults, **(values or {})}
+    labels = table_options.option_labels(game)
+    fields: dict[str, forms.Field] = {}
+    if len(game.seat_counts) > 1:
+        fields["seats"] = forms.TypedChoiceField(
+            choices=[(n, f"{n} seats") for n in game.seat_counts],
+            coerce=int,
+            initial=values.get("seats", game.default_seats),
+            label=labels["seats"].label,
+        )
+    for name in game.own_options:
+        if name not in game.own_defaults:
+            continue  # a column of the table, on the game's own form (Ultimate Texas Hold'em)
+        label, default = labels[name].label, values.get(name)
+        unit = game.option_units.get(name, "")
+        if name in game.option_choices:
+            fields[name] = forms.TypedChoiceField(
+                choices=[(n, f"{n} {unit}".strip()) for n in game.option_choices[name]],
+                coerce=int,
+                initial=default,
+                label=label,
+            )
+        elif name.endswith("_cents"):
+            fields[name] = MoneyField(
+                label=f"{label} ($)",
+                required=False,
+                initial=None if default is None else _in_dollars(default),
+                help_text=f"empty: {table_options.NONE_WORDS.get(name, 'none')}",
+            )
+        else:
+            fields[name] = IntegerField(
+                max_value=bounds.COUNT_MAX,
+                initial=default,
+                label=f"{label} ({unit})" if unit else label,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "short"}),
+            )
+    return fields
 
+
+class TableForm(TableOptionsForm):
+    """A new table of a game and the first lines of its options sheet: the limits, the chip,
+    the deal, and the game's own options (``game_option_fields``: EZ Baccarat's seats, decks,
+    pays, cut card and side wagers' maximum). The rest of the sheet keeps its defaults and is
+    changed between rounds."""
+
+    game = forms.ChoiceField(
+        choices=GAME_CHOICES, initial=DEFAULT_GAME, required=False, label="Game"
+    )
     name = forms.CharField(max_length=64)
 
-    field_order = ["name", *TableOptionsForm.OPTIONS]
+    field_order = ["game", "name", *TableOptionsForm.OPTIONS]
+
+    def __init__(self, *args, game: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        chosen = game or (self.data.get("game") if self.is_bound else None)
+        try:
+            self.listing = catalog.listing(chosen)
+        except RuleError:
+            self.listing = catalog.listing(None)
+        self.fields["game"].initial = self.listing.key
+        self.game_fields = tuple(game_option_fields(self.listing))
+        self.fields.update(game_option_fields(self.listing))
+
+    def game_options(self):
+        """The game's own fields, bound, for the template."""
+        return [self[name] for name in self.game_fields]
+
+    def table(self) -> tuple[str, str, dict]:
+        """The new table's name, game and options as the floor's service takes them."""
+        data = dict(self.cleaned_data)
+        return data.pop("name"), data.pop("game") or DEFAULT_GAME, data
 
 
 def _in_dollars(cents: int) -> Decimal:
@@ -191,7 +270,7 @@ def _paytable_choices(
             for _, o in table.odds
         )
 
-    choices = [(name, f"{name} · {odds(table)}") for name, table in named.items()]
+    choices = [(name, f"{paytable_label(name)} · {odds(table)}") for name, table in named.items()]
     if none is not None:
         choices.append((NO_BAD_BEAT, none))
     if isinstance(value, dict):
@@ -274,14 +353,34 @@ class OptionsSheetForm(TableOptionsForm):
     # The window typed while it is off, for the supervisor who turns it on: the table's default.
     DEFAULT_WINDOW = Table._meta.get_field("rotation_window_minutes").default
 
+    # The first game's own options, columns of every table: on its sheet only.
+    FIRST_GAME_OWN = (
+        "preflop_multiples",
+        "trips_paytable",
+        "bad_beat_paytable",
+        "backline_allowed",
+    )
+
     def __init__(self, *args, table: Table, **kwargs):
         kwargs.setdefault("initial", self.shown(table))
         super().__init__(*args, **kwargs)
         self.table = table
-        for name in (*self.OPTIONS, "rotation_window_off"):
+        self.listing = table.game_listing
+        self.options = table_options.editable_options(self.listing)
+        own = game_option_fields(self.listing, table_options.snapshot(table))
+        self.game_fields = tuple(own)
+        if own:  # a game with options of its own beside the columns (EZ Baccarat)
+            for name in self.FIRST_GAME_OWN:
+                del self.fields[name]
+            for name, field in own.items():
+                field.initial = self.initial.get(name, field.initial)
+                self.fields[name] = field
+        for name in (*self.options, "rotation_window_off"):
             self.fields[name].show_hidden_initial = True
         for name in self.MONEY:
             self.fields[name].widget.attrs["inputmode"] = "decimal"
+        if own:
+            return
         trips, bad_beat = table.trips_paytable, table.bad_beat_paytable
         self.fields["trips_paytable"].widget.choices = _paytable_choices(TRIPS_PAYTABLES, trips)
         self.fields["bad_beat_paytable"].widget.choices = _paytable_choices(
@@ -292,7 +391,14 @@ class OptionsSheetForm(TableOptionsForm):
     def shown(cls, table: Table) -> dict:
         """The sheet as the form shows it: dollars, pay tables by name, the window's switch."""
         values = {name: getattr(table, name) for name in cls.OPTIONS}
-        values.update({name: _in_dollars(values[name]) for name in cls.MONEY})
+        values |= table_options.snapshot(table)
+        values.update(
+            {
+                name: _in_dollars(value)
+                for name, value in values.items()
+                if name.endswith("_cents") and value is not None
+            }
+        )
         values["trips_paytable"] = _choice(table.trips_paytable)
         values["bad_beat_paytable"] = _choice(table.bad_beat_paytable)
         window = table.rotation_window_minutes
@@ -327,13 +433,19 @@ class OptionsSheetForm(TableOptionsForm):
     def changes(self) -> dict:
         """The options changed on the page and different from the table's now."""
         changes = {}
-        for name in self.OPTIONS:
+        now = table_options.snapshot(self.table)
+        for name in self.options:
             if not self._changed(name):
                 continue
             value = self._value(name)
-            if value != IN_FULL and value != getattr(self.table, name):
+            if value != IN_FULL and value != now[name]:
                 changes[name] = value
         return changes
+
+    def game_options(self):
+        """The game's own fields, bound, for the template (none for the first game, whose
+        own options are laid out by hand)."""
+        return [self[name] for name in self.game_fields]
 
 
 class IdentificationForm(forms.Form):
@@ -537,14 +649,35 @@ class BetForm(RoundForm):
     blind = MoneyField(required=False, label="Blind ($)")
     trips = MoneyField(required=False, label="Trips ($)")
     bad_beat = MoneyField(required=False, label="Bad Beat ($)")
+    # EZ Baccarat's squares (docs/rules.md §14.4): the tablet of a baccarat table shows these.
+    player = MoneyField(required=False, label="Player ($)")
+    banker = MoneyField(required=False, label="Banker ($)")
+    tie = MoneyField(required=False, label="Tie ($)")
+    dragon_7 = MoneyField(required=False, label="Dragon 7 ($)")
+    panda_8 = MoneyField(required=False, label="Panda 8 ($)")
     backline_player = ModelChoiceField(
-        queryset=Player.objects.none(), required=False, label="Backline bettor"
+        queryset=Player.objects.none(),
+        required=False,
+        label="Backline bettor",
+        empty_label="none: the seat's own",
+    )
+
+    SQUARES = (
+        "ante",
+        "blind",
+        "trips",
+        "bad_beat",
+        "player",
+        "banker",
+        "tie",
+        "dragon_7",
+        "panda_8",
     )
 
     def __init__(self, *args, table=None, backliners=None, **kwargs):
         super().__init__(*args, **kwargs)
         if table is not None:
-            for name in ("ante", "blind", "trips", "bad_beat"):
+            for name in self.SQUARES:
                 _chip_attrs(self.fields[name], table, limits=True)
         self.fields["backline_player"].queryset = (
             backliners if backliners is not None else Player.objects.none()
@@ -571,6 +704,9 @@ class ShowdownForm(DealForm):
     each hand turned face up, by seat (``rounds.selectors.seats_turned_face_up``)."""
 
     cards = forms.CharField(required=False, label="Cards turned face up")
+    cut_card_out = forms.BooleanField(
+        required=False, label="The cut card came out this hand (the shoe is finished)"
+    )
 
 
 class DecideForm(RoundForm):
@@ -630,7 +766,7 @@ class VersionForm(forms.Form):
         label="Player-dealer fee",
     )
     charged_squares = forms.MultipleChoiceField(
-        choices=[(s, s.replace("_", " ")) for s in OPENING_SQUARES],
+        choices=[(s, WagerKind(s).label) for s in OPENING_SQUARES],
         initial=list(OPENING_SQUARES),
         widget=forms.CheckboxSelectMultiple,
         required=False,
@@ -642,7 +778,10 @@ class VersionForm(forms.Form):
         super().__init__(*args, **kwargs)
         for row in range(RATE_ROWS):
             for key, label in RATE_KEYS:
-                self.fields[f"rate{row}_{key}"] = MoneyField(required=False, label=label)
+                # The label names the row: a refusal reads "Rate 2 · to ($): ...".
+                self.fields[f"rate{row}_{key}"] = MoneyField(
+                    required=False, label=f"Rate {row + 1} · {label}"
+                )
                 self.fields[f"rate{row}_{key}"].widget.attrs.update({"step": "0.01"})
 
     @classmethod
@@ -698,3 +837,65 @@ class VersionForm(forms.Form):
             name = f"rate{index}_{key}"
             return name if name in self.fields else None
         return service_field if service_field in self.fields else None
+
+
+# --- The drop count (docs/rules.md §10.4) ------------------------------------------------------
+
+
+class DropFilterForm(forms.Form):
+    """Which drop boxes the page shows: a gaming day (the current one if empty), a table."""
+
+    gaming_day = GamingDayField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Gaming day"
+    )
+    table = ModelChoiceField(
+        queryset=Table.objects.order_by("name"),
+        required=False,
+        empty_label="all tables",
+        label="Table",
+    )
+
+
+class DropBoxForm(forms.Form):
+    box_number = forms.CharField(max_length=32, label="Box number")
+    table = ModelChoiceField(
+        queryset=Table.objects.order_by("name"), label="Table", empty_label="choose a table"
+    )
+    gaming_day = GamingDayField(widget=forms.DateInput(attrs={"type": "date"}), label="Gaming day")
+    shift = forms.ChoiceField(choices=(), label="Shift")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["shift"].choices = [(name, name) for name in shifts.names()]
+
+
+class DropCountForm(forms.Form):
+    """A count as the count team made it: the amount in dollars, at least two counters (one
+    a line, or separated by commas), when it was counted."""
+
+    amount = MoneyField(label="Amount counted ($)")
+    counters = forms.CharField(
+        max_length=500,
+        label="Counted by (two or more names, commas between)",
+    )
+    counted_at = InstantField(
+        label="Counted at",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+    )
+    note = forms.CharField(required=False, max_length=500, label="Note")
+
+    def clean_counters(self) -> list[str]:
+        names = self.cleaned_data["counters"].replace("\n", ",").split(",")
+        return [name.strip() for name in names if name.strip()]
+
+
+class PatronSignInForm(forms.Form):
+    """A patron's own sign-in, issued by a floor supervisor (docs/rules.md §3.8)."""
+
+    username = forms.CharField(max_length=150, label="User name")
+    password = forms.CharField(
+        max_length=128,
+        label="First password (hand it to the player)",
+        widget=forms.PasswordInput(render_value=False),
+    )

@@ -30,9 +30,13 @@ from django.db.models.functions import TruncDate, TruncTime
 
 from cardroom.clock import now
 from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State
-from cardroom.money import dollars, whole_cents
+from cardroom.money import dollar_range, dollars, whole_cents
 from fees import selectors as fee_selectors
 from fees.rules.assessment import largest_bank, shortfalls
+from games import catalog
+from games.ez_baccarat.points import total as baccarat_total
+from games.interface import Listing
+from games.registry import game as game_of_key
 from rounds import selectors as round_selectors
 from tables import options as table_options
 from tables import selectors as floor_selectors
@@ -46,14 +50,16 @@ from tables.models import (
     Table,
     TableOptionChange,
 )
-from tables.rules.cards import FULL_DECK, format_cards
+from tables.rules.cards import FULL_DECK, format_cards, parse_card
 from tables.rules.counters import NOBODY_NEW, Counters
 from tables.rules.decisions import legal_decisions
+from tables.rules.paytables import paytable_label
 from tables.rules.rotation import BankedHand, window_shortfall
-from tables.rules.seats import SEATS
+from tables.rules.seat_requests import LINE_WORDS, Line
+from tables.rules.seats import seat_numbers
 from tables.rules.visibility import visible_cards
 from wagers import selectors as money_selectors
-from wagers.models import PlayerDealerBank
+from wagers.models import Bet, PlayerDealerBank
 from wagers.rules.layout import BankAction, Bettor, play_shortfall, play_stake
 
 from .models import StaffAction
@@ -173,19 +179,31 @@ def floor_map(
 # --- The options sheet and its changes (docs/rules.md §3.4, §12) ---------------------------
 
 
-def option_label(option: str) -> str:
-    """The option's label (``tables.options.OPTION_LABELS``, the one place it is named); an
-    option no longer on the sheet, met in an old change, by its own name."""
-    label = table_options.OPTION_LABELS.get(option)
+def option_label(option: str, game: Listing | None = None) -> str:
+    """The option's label (``tables.options.OPTION_LABELS`` and the game's own, the one place
+    each is named); an option no longer on the sheet, met in an old change, by its own name."""
+    if option == "game":
+        return "Game"
+    labels = table_options.option_labels(game) if game else table_options.OPTION_LABELS
+    label = labels.get(option)
     return label.label if label else option
 
 
-def option_text(option: str, value) -> str:
+# An option left empty, in the floor's words (the default when it says nothing; a game's own
+# options: ``tables.options.option_word``).
+NONE_TEXT = {"bad_beat_paytable": "none", "max_tppp_per_table": "no limit"}
+
+
+def option_text(option: str, value, game: Listing | None = None) -> str:
     """An option's value as the floor reads it: money in dollars, words for the rest."""
+    if option == "game":
+        return catalog.listing(value).name
+    if game is not None and option in game.option_labels:
+        return table_options.option_word(game, option, value)
+    if value is None:
+        return NONE_TEXT.get(option, "off")
     if option.endswith("_cents"):
         return dollars(value)
-    if value is None:
-        return {"bad_beat_paytable": "none", "max_tppp_per_table": "no limit"}.get(option, "off")
     if isinstance(value, bool):
         return "yes" if value else "no"
     if option == "deal_mode":
@@ -196,6 +214,8 @@ def option_text(option: str, value) -> str:
         return f"{value} min"
     if isinstance(value, dict | list):
         return "a table in full"
+    if option in ("trips_paytable", "bad_beat_paytable"):
+        return paytable_label(str(value))
     return str(value)
 
 
@@ -209,6 +229,7 @@ class OptionChangeRow:
 
 def option_changes(table: Table, *, last: int = 20) -> list[OptionChangeRow]:
     """The table's latest option changes, newest first (one query): who, when, old -> new."""
+    game = table.game_listing
     changes = (
         TableOptionChange.objects.filter(table=table)
         .select_related("changed_by")
@@ -217,9 +238,9 @@ def option_changes(table: Table, *, last: int = 20) -> list[OptionChangeRow]:
     return [
         OptionChangeRow(
             change=change,
-            label=option_label(change.option),
-            old=option_text(change.option, change.old_value),
-            new=option_text(change.option, change.new_value),
+            label=option_label(change.option, game),
+            old=option_text(change.option, change.old_value, game),
+            new=option_text(change.option, change.new_value, game),
         )
         for change in changes
     ]
@@ -227,9 +248,11 @@ def option_changes(table: Table, *, last: int = 20) -> list[OptionChangeRow]:
 
 def options_sheet(table: Table) -> list[tuple[str, str]]:
     """The whole sheet in force, as (label, value) rows in the order of docs/rules.md §12."""
-    return [
-        (option_label(option), option_text(option, value))
+    game = table.game_listing
+    return [("Game", game.name)] + [
+        (option_label(option, game), option_text(option, value, game))
         for option, value in table_options.snapshot(table).items()
+        if option != "game"
     ]
 
 
@@ -246,6 +269,41 @@ def closed_tables() -> QuerySet[Table]:
 class SeatDecisions:
     seat: int
     choices: list[tuple[str, int, str]]  # (action, multiple, label)
+
+
+@dataclass(frozen=True)
+class CoupView:
+    """A coup's two hands as the tablet shows them (docs/rules.md §14.3)."""
+
+    player: list[str]
+    banker: list[str]
+    player_total: int
+    banker_total: int
+
+    @property
+    def words(self) -> str:
+        """The coup in the floor's words: "Banker wins, 7 to 1: a Dragon 7"."""
+        player, banker = self.player_total, self.banker_total
+        if player == banker:
+            return f"Tie, {player} to {banker}"
+        if banker > player:
+            dragon = len(self.banker) == 3 and banker == 7
+            return f"Banker wins, {banker} to {player}" + (": a Dragon 7" if dragon else "")
+        panda = len(self.player) == 3 and player == 8
+        return f"Player wins, {player} to {banker}" + (": a Panda 8" if panda else "")
+
+
+def coup_view(round_: Round | None) -> CoupView | None:
+    """The coup of ``round_`` once its hands are recorded (at the showdown), else None."""
+    if round_ is None or not round_.player_cards or not round_.banker_cards:
+        return None
+    player, banker = list(round_.player_cards), list(round_.banker_cards)
+    return CoupView(
+        player,
+        banker,
+        baccarat_total(parse_card(c) for c in player),
+        baccarat_total(parse_card(c) for c in banker),
+    )
 
 
 @dataclass
@@ -274,6 +332,9 @@ class TableView:
     bank_fee: int = 0  # the least fee the player-dealer will owe, while the bank is posted
     bank_most: int = 0  # the largest bank that leaves that fee beside it
     fee_short: list = field(default_factory=list)  # FeeShort: payers short on the layout
+    coup: CoupView | None = None  # a coup's two hands once turned face up (the round's, or
+    # the last settled round's between hands)
+    seat_results: dict[int, int] = field(default_factory=dict)  # the last settlement, by seat
 
     @property
     def table(self) -> Table:
@@ -291,7 +352,7 @@ class TableView:
     @property
     def free_seats(self) -> list[int]:
         taken = {s.seat for s in self.floor.seated}
-        return [seat for seat in SEATS if seat not in taken]
+        return [seat for seat in seat_numbers(self.table.seat_count) if seat not in taken]
 
     @property
     def picker_owners(self) -> str:
@@ -479,6 +540,8 @@ def next_action(view: TableView) -> str:
         return "wagers" if getattr(round_, "bank", None) else "bank"
     if any(seat.deciding for seat in view.seat_panels):
         return "decisions"
+    if round_.state == State.NO_MORE_BETS and not game_of_key(round_.options.get("game")).steps:
+        return "showdown"  # a game without steps: the coup is dealt at the showdown
     return _NEXT_OF_STATE.get(State(round_.state), "settle")
 
 
@@ -520,7 +583,7 @@ def seat_panels(view: TableView) -> list[SeatPanel]:
         last = view.last_round
         button_seat = last.player_dealer_seat if last is not None else None
     panels = []
-    for seat in SEATS:
+    for seat in seat_numbers(view.table.seat_count):
         seating = seated.get(seat)
         hand = hands.get(seat)
         panels.append(
@@ -589,6 +652,11 @@ def table_view(*, table_id: int) -> TableView:
             view.turned_up = round_selectors.seats_turned_face_up(round_)
         view.entry_needed = _entry_needed(round_, view.turned_up)
     view.seat_panels = seat_panels(view)
+    view.coup = coup_view(round_) or (coup_view(last) if round_ is None else None)
+    if settlement is not None:
+        for line in settlement.lines:
+            change = line.paid_cents - line.collected_cents
+            view.seat_results[line.seat] = view.seat_results.get(line.seat, 0) + change
     view.next_action = next_action(view)
     view.exposure = money_selectors.layout_exposure(round_)
     if round_ is not None and round_.state == State.WAGERING and view.round_schedule:
@@ -608,14 +676,19 @@ def players_to_seat() -> QuerySet[Player]:
     return Player.objects.exclude(pk__in=seated).order_by("name")
 
 
-def backline_candidates(table: Table) -> QuerySet[Player]:
-    """Unseated players holding chips at this table: who may bet behind a seat (lazy: the
+def backline_candidates(table: Table, round_: Round | None = None) -> QuerySet[Player]:
+    """Who the floor lets bet behind a seat at this table (docs/rules.md §4.7): a patron
+    standing at the table with chips there (bought in at this table, not a TPPP), seated
+    nowhere, and not yet wagering in ``round_``; never everyone in the room (lazy: the
     query runs only when the wager form is shown)."""
     seated = Seating.objects.filter(left_at__isnull=True).values("player_id")
     holders = Player.objects.filter(
         accounts__table=table, accounts__closed_at__isnull=True, tppp__isnull=True
     ).values("pk")
-    return Player.objects.filter(pk__in=holders).exclude(pk__in=seated).order_by("name")
+    found = Player.objects.filter(pk__in=holders).exclude(pk__in=seated)
+    if round_ is not None:
+        found = found.exclude(pk__in=Bet.objects.filter(hand__round=round_).values("player_id"))
+    return found.order_by("name")
 
 
 def all_cards() -> list[str]:
@@ -826,3 +899,81 @@ def audit_choices() -> AuditChoices:
 def fee_schedules(moment: datetime | None = None) -> list[fee_selectors.ScheduleRow]:
     """Every schedule with its versions, marked in force (and where), past or scheduled."""
     return fee_selectors.schedule_overview(moment or now())
+
+
+# --- The waitlist page's must-move tables and table changes (docs/rules.md §3.6) ---------------
+
+
+@dataclass(frozen=True)
+class OfferLine:
+    """An open seat and who is offered it first, in the floor's words."""
+
+    table: Table
+    seat: int
+    player: Player
+    line: str  # "must move" or "table change"
+    from_table: Table
+    from_seat: int
+    then: tuple[str, ...]  # the names after them, in order
+
+
+@dataclass(frozen=True)
+class LinkLine:
+    link: object
+    players: tuple[Player, ...]  # in the order they move
+
+
+@dataclass(frozen=True)
+class SeatRequestsPanel:
+    offers: tuple[OfferLine, ...]
+    links: tuple[LinkLine, ...]
+    changes: tuple[object, ...]
+    requests: floor_selectors.SeatRequests
+
+    def offered(self, table_id: int, seat: int) -> OfferLine | None:
+        return next((o for o in self.offers if (o.table.pk, o.seat) == (table_id, seat)), None)
+
+
+def seat_requests_panel(moment) -> SeatRequestsPanel:
+    requests = floor_selectors.seat_requests(moment=moment)
+    offers = []
+    for offer in sorted(requests.offers.values(), key=lambda o: (o.table.name, o.seat)):
+        first = offer.first
+        seating = requests.seatings[first.player]
+        offers.append(
+            OfferLine(
+                table=offer.table,
+                seat=offer.seat,
+                player=seating.player,
+                line=LINE_WORDS[Line(first.line)],
+                from_table=seating.table,
+                from_seat=seating.seat,
+                then=tuple(requests.player(m.player).name for m in offer.movers[1:]),
+            )
+        )
+    links = tuple(
+        LinkLine(
+            link,
+            tuple(s.player for s in requests.must_move_players.get(link.table_id, ())),
+        )
+        for link in requests.must_moves
+    )
+    return SeatRequestsPanel(tuple(offers), links, requests.table_changes, requests)
+
+
+def seat_request_choices() -> dict:
+    """The start and ask forms' choices: open tables, and seated players by name."""
+    tables = list(Table.objects.filter(closed_at__isnull=True).order_by("name"))
+    seated = (
+        Seating.objects.filter(left_at__isnull=True)
+        .select_related("player", "table")
+        .order_by("player__name")
+    )
+    return {
+        "open_tables": [
+            (t.pk, f"{t.name} ({dollar_range(t.minimum_cents, t.maximum_cents)})") for t in tables
+        ],
+        "seated_players": [
+            (s.player_id, f"{s.player.name} ({s.table.name} seat {s.seat})") for s in seated
+        ],
+    }

@@ -18,7 +18,8 @@ HOLD_MINUTES = (1, 120)  # what the form offers; the service refuses anything el
 
 
 class StakesForm(forms.Form):
-    """A list for the stakes of an open table: chosen as "minimum-maximum" in cents."""
+    """A list for the game and stakes of an open table: chosen as "minimum-maximum" in cents,
+    then "@game" (none: Ultimate Texas Hold'em)."""
 
     stakes = forms.CharField(max_length=64)
     # Empty: the list's defaults (3 minutes to answer, 30 for a call-in, keeps their place).
@@ -26,13 +27,14 @@ class StakesForm(forms.Form):
     call_in_minutes = IntegerField(min_value=1, max_value=24 * 60, required=False)
     pass_over = forms.ChoiceField(choices=PASS_OVER_CHOICES, required=False)
 
-    def clean_stakes(self) -> tuple[int, int]:
-        low, sep, high = self.cleaned_data["stakes"].partition("-")
+    def clean_stakes(self) -> tuple[int, int, str | None]:
+        limits, _, game = self.cleaned_data["stakes"].partition("@")
+        low, sep, high = limits.partition("-")
         if not sep or not low.isascii() or not high.isascii():
-            raise forms.ValidationError("choose the stakes of an open table")
+            raise forms.ValidationError("choose the game and stakes of an open table")
         if not (low.isdigit() and high.isdigit()):
-            raise forms.ValidationError("choose the stakes of an open table")
-        return int(low), int(high)
+            raise forms.ValidationError("choose the game and stakes of an open table")
+        return int(low), int(high), game or None
 
 
 class PolicyForm(forms.Form):
@@ -71,3 +73,33 @@ class HoldForm(forms.Form):
 
 class SeatForm(forms.Form):
     seat = forms.TypedChoiceField(choices=SEAT_NUMBERS, coerce=int)
+
+
+# --- Must-move tables and table changes (docs/rules.md §3.6) ----------------------------------
+
+
+class MustMoveForm(forms.Form):
+    table = id_field(label="Must-move table")
+    main_table = id_field(label="Main game")
+
+
+class LinkForm(forms.Form):
+    must_move = id_field()
+
+
+class TableChangeForm(forms.Form):
+    player = id_field(label="Seated player")
+    # Empty: any other table of the stakes the player plays.
+    to_table = id_field(label="To table", required=False)
+
+
+class ChangeForm(forms.Form):
+    table_change = id_field()
+
+
+class OfferForm(forms.Form):
+    """The open seat offered first, and the player it is offered to (moved, or passing)."""
+
+    table = id_field()
+    seat = forms.TypedChoiceField(choices=SEAT_NUMBERS, coerce=int)
+    player = id_field()

@@ -24,6 +24,8 @@ from cardroom import csvsafe
 from cardroom.money import dollar_range, dollars
 from fees.models import FeeScheduleVersion
 from fees.rules.schedule import Basis
+from games import registry
+from wagers.rules.wagers import OPENING_WAGERS
 
 COLUMNS = (
     "Table Limit",
@@ -34,7 +36,6 @@ COLUMNS = (
     "Player-Dealer Fee On Total Table Action",
 )
 IDENTITY = ("Table", "Schedule", "Version", "Effective")
-SQUARE_NAMES = {"ante": "Ante", "blind": "Blind", "trips": "Trips", "bad_beat": "Bad Beat"}
 WHEN_COLLECTED = (
     'Fees are assessed when the house dealer calls "no more bets", from the wagers then on '
     "the layout and the schedule in force when the hand started, and are collected and "
@@ -82,7 +83,15 @@ def squares_note(version: FeeScheduleVersion) -> str:
 
 
 def square_names(squares: Sequence[str]) -> list[str]:
-    return [SQUARE_NAMES[s] for s in SQUARE_NAMES if s in squares]
+    """The squares' names as the layout says them (``WagerKind.label``; another game's from its
+    description, ``games.registry``), in the layout's order."""
+    layout = [(kind.value, kind.label) for kind in OPENING_WAGERS]
+    layout += [(sq.name, sq.label) for game in registry.GAMES.values() for sq in game.squares]
+    names: dict[str, str] = {}
+    for name, label in layout:
+        if name in squares:
+            names.setdefault(name, label)
+    return list(names.values())
 
 
 def local_iso(moment) -> str:

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from cardroom.money import dollars
 from fees.rules.schedule import MAX_RATES, SQUARES, Basis
 from tables.models import Player, Round, Table
 from wagers.models import Account, LedgerTransaction
@@ -238,6 +239,7 @@ class DropBox(models.Model):
     )
 
     class Meta:
+        verbose_name_plural = "drop boxes"
         ordering = ["gaming_day", "table", "shift"]
         constraints = [
             models.UniqueConstraint(
@@ -266,4 +268,4 @@ class DropCount(models.Model):
         ordering = ["box", "entered_at", "id"]
 
     def __str__(self) -> str:
-        return f"count of {self.box}: {self.amount_cents}"
+        return f"count of {self.box}: {dollars(self.amount_cents)}"

@@ -26,7 +26,8 @@ from fees.models import (
     RoundFeeSchedule,
 )
 from fees.rules.assessment import Assessment, Wagered, assess, least_player_dealer_fee
-from fees.rules.schedule import SQUARES, Schedule, build_schedule
+from fees.rules.schedule import ALL_SQUARES, Schedule, build_schedule
+from games.registry import game as game_of_key
 from tables.models import Round, Table
 from wagers.models import AccountKind, LedgerEntry
 
@@ -131,7 +132,7 @@ def wagered(bets: Iterable) -> list[Wagered]:
             seat=bet.hand.seat,
             bettor=bet.bettor,
             payer_id=bet.player_id,
-            squares={square: getattr(bet, f"{square}_cents") for square in SQUARES},
+            squares={square: getattr(bet, f"{square}_cents") for square in ALL_SQUARES},
         )
         for bet in bets
     ]
@@ -151,6 +152,7 @@ def least_player_dealer_owes(round_: Round, snapshot: dict | None, bets: Iterabl
         player_dealer_id=round_.player_dealer_id,
         player_dealer_seat=round_.player_dealer_seat,
         chip_unit=round_.options["chip_unit_cents"],
+        least_hand=game_of_key(round_.options.get("game")).least_hand,
     )
 
 

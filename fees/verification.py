@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from django.db.models import BigIntegerField, Case, F, OuterRef, Subquery, When
 
+from cardroom.sql import literals
 from fees.models import FeeLine, PayerKind
 from wagers.models import Account, AccountKind, Bet, PlayerDealerBank, TransactionKind
 from wagers.rules.postings import Role, fee_legs
 from wagers.rules.wagers import bettor_label
-from wagers.verification import Check, Source, leg_check
+from wagers.verification import VOIDED_SQL, Check, Source, leg_check
 
 
 def _payer(column: str) -> Case:
@@ -100,7 +101,7 @@ CHECKS = {
     "fee line names another payer's chips": _payer_check("account_id", "account"),
     "drop differs from the fees kept": Check(
         row="account",
-        sql="""
+        sql=f"""
         SELECT a.id, NULL, NULL, a.id, COALESCE(k.kept, 0), a.balance_cents
           FROM wagers_account a
           LEFT JOIN (SELECT r.table_id, SUM(f.amount_cents) AS kept
@@ -109,16 +110,16 @@ CHECKS = {
                       WHERE NOT EXISTS (SELECT 1 FROM wagers_ledgertransaction v
                                          WHERE v.reverses_id = f.transaction_id)
                       GROUP BY r.table_id) k ON k.table_id = a.table_id
-         WHERE a.kind = 'drop' AND a.balance_cents <> COALESCE(k.kept, 0)
+         WHERE a.kind = {literals([AccountKind.DROP])} AND a.balance_cents <> COALESCE(k.kept, 0)
         """,
     ),
     "voided round kept a fee": Check(
         row="fee line",
         line="fee line",
-        sql="""
+        sql=f"""
         SELECT f.id, f.round_id, f.id, f.account_id, 0, f.amount_cents
           FROM fees_feeline f
-          JOIN tables_round r ON r.id = f.round_id AND r.state = 'voided'
+          JOIN tables_round r ON r.id = f.round_id AND r.state = {VOIDED_SQL}
          WHERE NOT EXISTS (SELECT 1 FROM wagers_ledgertransaction v
                             WHERE v.reverses_id = f.transaction_id)
         """,

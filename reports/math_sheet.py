@@ -29,15 +29,18 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from games import registry
 from tables import options as table_options
 from tables.models import Table as FloorTable
 from tables.models import TableOptionChange
 from wagers.math_sheet import (
     NOT_OFFERED,
     Figure,
+    FiguresSheet,
     MathSheet,
     StrategyCard,
     WagerSheet,
+    figures_sheet,
     math_sheet,
 )
 
@@ -99,9 +102,50 @@ def pages(tables: Sequence[FloorTable], moment: datetime) -> list[Flowable]:
     sheets = options_in_force(tables, moment)
     story: list[Flowable] = []
     for table in tables:
-        sheet = math_sheet(table_options.game_options(sheets[table.pk]))
-        story += [PageBreak(), KeepInFrame(WIDTH, HEIGHT, page(table.name, sheet), mode="shrink")]
+        values = sheets[table.pk]
+        game = table_options.game_of(values)
+        if game.own_defaults:  # a game of figures alone (EZ Baccarat): no strategy card
+            options = table_options.own_option_words(game, values)
+            figures = figures_sheet(registry.game(game.key), values, options)
+            flowables = figures_page(table.name, figures)
+        else:
+            flowables = page(table.name, math_sheet(table_options.game_options(values)))
+        story += [PageBreak(), KeepInFrame(WIDTH, HEIGHT, flowables, mode="shrink")]
     return story
+
+
+FIGURES_INTRO = (
+    "The figures of each wager for the options in force at the end of the period (now, if the "
+    "period is still open), exact over every order of the cards drawn from a full shoe "
+    "(docs/rules.md §14.8). There are no decisions: the coup is dealt by the drawing rules."
+)
+
+
+def figures_page(name: str, sheet: FiguresSheet) -> list[Flowable]:
+    """The math sheet of a game of figures alone: its options, then each wager's exact house
+    edge (to 4 decimals of a percent), how often it wins and its standard deviation."""
+    options = " · ".join(
+        f"{escape(label)}: <b>{escape(value)}</b>" for label, value in sheet.options
+    )
+    head = ["Wager", "House edge", "Wins", "How often", "Standard deviation"]
+    data = [[Paragraph(escape(head[0]), CELL_BOLD)]
+            + [Paragraph(escape(h), NUMBER_BOLD) for h in head[1:]]]  # fmt: skip
+    data += [
+        [Paragraph(escape(row.wager), CELL_BOLD)]
+        + [
+            Paragraph(escape(value), NUMBER)
+            for value in (row.house_edge, row.hit_frequency, row.hits, row.std_dev)
+        ]
+        for row in sheet.rows
+    ]
+    return [
+        Paragraph(f"Game math · {escape(name)} · {escape(sheet.game)}", TITLE),
+        Paragraph(f"For {options}. {escape(FIGURES_INTRO)}", LINE),
+        Spacer(1, 8),
+        _rows_table(data, (150, 110, 110, 110, 130)),
+        Spacer(1, 6),
+        Paragraph(escape(sheet.about), SMALL),
+    ]
 
 
 def page(name: str, sheet: MathSheet) -> list[Flowable]:

@@ -83,7 +83,7 @@ def normalise(
     if raw.get("gaming_day") is not None:
         if raw.get("from_day") is not None or raw.get("to_day") is not None:
             raise RuleError(
-                "give either gaming_day or from_day and to_day, not both",
+                "give either one gaming day or a first and a last day, not both",
                 rule=Rule.REPORTS,
                 field="gaming_day",
             )
@@ -92,13 +92,13 @@ def normalise(
         for field in ("from_day", "to_day"):
             if raw.get(field) is None:
                 raise RuleError(
-                    "a report needs gaming_day, or from_day and to_day",
+                    "a report needs a gaming day, or a first and a last day",
                     rule=Rule.REPORTS,
                     field=field,
                 )
         from_day, to_day = _day(raw["from_day"], "from_day"), _day(raw["to_day"], "to_day")
     if to_day < from_day:
-        raise RuleError("to_day is before from_day", rule=Rule.REPORTS, field="to_day")
+        raise RuleError("the last day is before the first day", rule=Rule.REPORTS, field="to_day")
     if to_day > today:
         raise RuleError(
             f"gaming day {to_day.isoformat()} has not begun (current gaming day "
@@ -117,7 +117,7 @@ def normalise(
         except bounds.OutOfBounds:
             raise RuleError("table must be a table id", rule=Rule.REPORTS, field="table") from None
         if not Table.objects.filter(pk=table).exists():
-            raise RuleError(f"no table with id {table}", rule=Rule.REPORTS, field="table")
+            raise RuleError("no such table", rule=Rule.REPORTS, field="table")
     output = raw.get("format") or formats[0]
     if output not in formats:
         raise RuleError(

@@ -13,6 +13,7 @@ from django.utils import timezone
 from cardroom.clock import now
 from cardroom.filtering import IdFilter, InstantFilter, filter_queryset
 from reports.models import QueueState, ReportDownload, ReportRequest, ReportStatus, ReportType
+from tables.models import Table
 
 
 class ReportRequestFilter(django_filters.FilterSet):
@@ -46,6 +47,22 @@ def report_list(*, filters=None) -> QuerySet[ReportRequest]:
         filters,
         ReportRequest.objects.select_related("requested_by").order_by("-requested_at", "-id"),
     )
+
+
+def period_words(reports) -> dict[int, str]:
+    """Each report's period in words, its table by name ("2026-11-19 to 2026-11-20 · Main
+    1", "2026-11-20 · all tables"), by report id: one query for every table named."""
+    reports = list(reports)
+    wanted = {r.parameters.get("table") for r in reports} - {None}
+    names = dict(Table.objects.filter(pk__in=wanted).values_list("pk", "name"))
+    words = {}
+    for report in reports:
+        first, last = report.parameters.get("from_day"), report.parameters.get("to_day")
+        days = first if first == last else f"{first} to {last}"
+        table = report.parameters.get("table")
+        scope = "all tables" if table is None else names.get(table, "a table since removed")
+        words[report.pk] = f"{days} · {scope}"
+    return words
 
 
 def waiting_for_the_queue() -> int:

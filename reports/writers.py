@@ -301,7 +301,10 @@ def write_pdf(document: Document, raw) -> Written:
     pdf.setTitle(document.title)
     pdf.setAuthor("Cardroom management system")
     pdf.setCreator("Cardroom management system")
-    period = dict(document.header).get("period", "")
+    # Every page's running head names the period and the table by its name (the header's
+    # "tables": a table's name, or "all tables"), never an id.
+    said = dict(document.header)
+    period = " · ".join(v for v in (said.get("period", ""), said.get("tables", "")) if v)
     pages = _Pages(pdf, f"{document.title}  {period}".strip())
     pages.line(document.title, bold=True)
     for key, value in document.header:

@@ -1,7 +1,7 @@
 """The round lifecycle (docs/rules.md §2-§7): one service function per step of a hand.
 
 Each step locks the table and reads the round with what the step needs of it (one statement
-on PostgreSQL: ``wagers.services.wagering.lock_round_state``), checks the state, moves it,
+on PostgreSQL: ``wagers.services.round_lock.lock_round_state``), checks the state, moves it,
 and records who and when, in one transaction. A hand starts when the floor's button gives it a
 player-dealer (``tables.services.button.take_position``), with the collection schedule in
 force frozen (``fees``); "no more bets" assesses the fees; decisions place the Plays; the
@@ -19,26 +19,31 @@ from collections.abc import Mapping, Sequence
 from django.db import connection, transaction
 
 from cardroom.clock import now
-from cardroom.errors import Refused, Rule, RuleError, State, StateError
+from cardroom.errors import Refused, Row, Rule, RuleError, State, StateError
 from fees.services import assessment as fee_assessment
+from games.interface import Game
+from games.registry import game as game_of_key
 from tables import options as table_options
 from tables.guards import require_state
-from tables.models import DealMode, Hand, HandDecision, Round, RoundTransition
+from tables.models import DealMode, Hand, HandDecision, Round, RoundTransition, decision_record
 from tables.rules.cards import ensure_keyed_once, format_cards, parse_card, parse_keyed_cards
-from tables.rules.decisions import STREET_ORDER, Action, Decision, DecisionRecord, Street
+from tables.rules.decisions import Action, Decision, DecisionRecord, Street
 from tables.rules.deck import deal as deal_cards
 from tables.rules.deck import shuffled_deck
 from tables.rules.hands import evaluate
+from tables.services import shoes
 from tables.services.button import take_position
 from tables.services.locks import lock_table
 from wagers.models import PlayerDealerBank
 from wagers.rules.resolution import HandResult, dealer_qualifies, hand_result
 from wagers.rules.showdown import turned_face_up
 from wagers.services import wagering
+from wagers.services.round_lock import RoundState, lock_round_state
 from wagers.services.settlement import return_round_money, settle_round_money
 from wagers.services.theo import record_theo
-from wagers.services.wagering import RoundState, lock_round_state, place_plays
+from wagers.services.wagering import place_plays
 
+from . import sql
 from .selectors import STREET_OF_STATE, turned_up_words
 
 
@@ -51,7 +56,9 @@ def _move(round_: Round, to_state: State, by, moment=None, fields: Sequence[str]
     if to_state in (State.SETTLED, State.VOIDED):
         round_.ended_at = moment
     saved = ["state", "ended_at", *fields]
-    write = _move_in_one_statement if connection.vendor == "postgresql" else _move_with_orm
+    # On PostgreSQL one statement (``rounds.sql.move``), proved to write what the ORM's two
+    # write by tests/rounds/services/test_move_statement.py.
+    write = sql.move if connection.vendor == "postgresql" else _move_with_orm
     write(round_, from_state, by, moment, saved)
     return round_
 
@@ -61,29 +68,6 @@ def _move_with_orm(round_: Round, from_state: str, by, moment, saved: Sequence[s
         round=round_, from_state=from_state, to_state=round_.state, at=moment, by=by
     )
     round_.save(update_fields=saved)
-
-
-# A named hot-path writer (plain SQL, PostgreSQL): the transition's insert and the round's
-# update in one statement instead of two, writing exactly what the ORM's two write (proved by
-# tests/rounds/services/test_move_statement.py).
-_TRANSITION = RoundTransition._meta.db_table
-_MOVE_SQL = (
-    f'WITH moved AS (INSERT INTO "{_TRANSITION}" (round_id, from_state, to_state, at, by_id) '
-    f'VALUES (%s, %s, %s, %s, %s)) UPDATE "{Round._meta.db_table}" SET {{columns}} WHERE id = %s'
-)
-
-
-def _move_in_one_statement(
-    round_: Round, from_state: str, by, moment, saved: Sequence[str]
-) -> None:
-    fields = [Round._meta.get_field(name) for name in saved]
-    columns = ", ".join(f'"{field.column}" = %s' for field in fields)
-    values = [
-        field.get_db_prep_save(getattr(round_, field.attname), connection) for field in fields
-    ]
-    params = [round_.pk, from_state, round_.state, moment, by.pk if by else None, *values]
-    with connection.cursor() as cursor:
-        cursor.execute(_MOVE_SQL.format(columns=columns), [*params, round_.pk])
 
 
 def start_round(*, table_id: int, by) -> Round | Refused:
@@ -180,6 +164,26 @@ CARDS_AT_THE_DEAL = (
 )
 
 
+def game_of(round_: Round) -> Game:
+    """The round's game (``games.interface.Game``), as its frozen options name it."""
+    return game_of_key(round_.options.get("game"))
+
+
+def _require_steps(round_: Round, action: str) -> Game:
+    """The round's game, whose hands have steps between "no more bets" and the showdown (the
+    deal, the streets and their decisions); a game without (EZ Baccarat: the coup is dealt at
+    the showdown) refuses them in the round's state."""
+    game = game_of(round_)
+    if not game.steps:
+        raise StateError(
+            f'a hand of {game.name} has no step to {action}: after "no more bets" the coup is '
+            "dealt at the showdown",
+            state=State(round_.state),
+            rule=Rule.ROUND_SEQUENCE,
+        )
+    return game
+
+
 def deal(*, round_id: int, by, entry: object = None, rng: random.Random | None = None) -> Round:
     """Deal the hole cards: by the RNG (deck stored), or, at a card-entry table, record that
     the house dealer dealt them face down. No card is keyed then (``entry`` is refused): the
@@ -187,6 +191,7 @@ def deal(*, round_id: int, by, entry: object = None, rng: random.Random | None =
     with transaction.atomic():
         state = lock_round_state(round_id)
         round_, hands = state.round, state.hands
+        _require_steps(round_, "deal")
         require_state(round_, State.NO_MORE_BETS, action="deal")
         if round_.deal_mode == DealMode.RNG:
             _refuse_cards_at_an_rng_table(entry)
@@ -206,18 +211,8 @@ def deal(*, round_id: int, by, entry: object = None, rng: random.Random | None =
 
 def _records(state: RoundState) -> list[tuple[Hand, DecisionRecord]]:
     """The round's hands by seat, each with its decisions as the rules see them (read with
-    the lock, ``lock_round_state(decisions=True)``): a hand decides at most once a street (a
-    database constraint), and the streets' order is the order they were made in."""
-    records = []
-    for hand in state.hands:
-        made = {decision.street: decision for decision in state.decisions.get(hand.pk, ())}
-        decisions = [
-            Decision(street, Action(made[street.value].action), made[street.value].multiple)
-            for street in STREET_ORDER
-            if street.value in made
-        ]
-        records.append((hand, DecisionRecord(tuple(decisions))))
-    return records
+    the lock, ``lock_round_state(decisions=True)``; ``tables.models.decision_record``)."""
+    return [(hand, decision_record(state.decisions.get(hand.pk, ()))) for hand in state.hands]
 
 
 def decide(*, round_id: int, seat: int, action: str, multiple: int = 0, by) -> HandDecision:
@@ -238,17 +233,18 @@ def decide_street(
     with transaction.atomic():
         state = lock_round_state(round_id, decisions=True, bets=True, accounts=True)
         round_ = state.round
+        _require_steps(round_, "decide")
         require_state(round_, State.PREFLOP, State.FLOP, State.RIVER, action="decide")
         street = STREET_OF_STATE[State(round_.state)]
         records = {hand.seat: (hand, record) for hand, record in _records(state)}
         moment = now()
-        created, plays, play_fields = [], [], {}
+        created, plays, play_rows = [], [], {}
         for index, (seat, action, multiple) in enumerate(decisions):
-            where = "" if len(decisions) == 1 else f"decisions[{index}]."
+            row = Row("decisions", index, len(decisions))
             if seat not in records:
                 raise RuleError(
-                    f"seat {seat} is not in this hand", rule=Rule.DECISIONS, field=f"{where}seat"
-                )
+                    f"seat {seat} is not in this hand", rule=Rule.DECISIONS, field="seat"
+                ).at_row(row)
             hand, record = records[seat]
             try:
                 decision = Decision(street, Action(action), multiple)
@@ -256,12 +252,12 @@ def decide_street(
                 raise RuleError(
                     f"{action!r} is not a decision (check, play or fold)",
                     rule=Rule.DECISIONS,
-                    field=f"{where}action",
-                ) from None
+                    field="action",
+                ).at_row(row) from None
             try:
                 records[seat] = (hand, record.then(decision, round_.options["preflop_multiples"]))
             except RuleError as error:
-                raise (error.with_field(where.rstrip(".")) if where else error) from None
+                raise error.at_row(row) from None
             created.append(
                 HandDecision(
                     hand=hand,
@@ -274,9 +270,9 @@ def decide_street(
             )
             if decision.action is Action.PLAY:
                 plays.append((hand, multiple))
-                play_fields[hand.pk] = f"{where}multiple"
+                play_rows[hand.pk] = row
         if plays:
-            place_plays(state, plays, by=by, fields=play_fields)
+            place_plays(state, plays, by=by, rows=play_rows)
         return HandDecision.objects.bulk_create(created)
 
 
@@ -323,6 +319,7 @@ def reveal_flop(*, round_id: int, by, cards: Sequence[str] | None = None) -> Rou
     with transaction.atomic():
         state = lock_round_state(round_id, decisions=True)
         round_ = state.round
+        _require_steps(round_, "show the flop")
         require_state(round_, State.PREFLOP, action="show the flop")
         records = _records(state)
         _require_decided(round_, Street.PREFLOP, records)
@@ -334,6 +331,7 @@ def reveal_turn_and_river(*, round_id: int, by, cards: Sequence[str] | None = No
     with transaction.atomic():
         state = lock_round_state(round_id, decisions=True)
         round_ = state.round
+        _require_steps(round_, "show the turn and river")
         require_state(round_, State.FLOP, action="show the turn and river")
         records = _records(state)
         _require_decided(round_, Street.FLOP, records)
@@ -404,45 +402,105 @@ def _keyed_at_showdown(
     return format_cards(dealer), {seat: format_cards(cards) for seat, cards in holes.items()}
 
 
-def showdown(*, round_id: int, by, entry: object = None) -> Round:
+def showdown(*, round_id: int, by, entry: object = None, rng: random.Random | None = None) -> Round:
+    """The showdown of the round's game (``games.interface.Game.cards``): a hand dealt from
+    a fresh deck (Ultimate Texas Hold'em) turns its hands face up and resolves them
+    (``_showdown_of_a_deal``); a coup dealt from the table's shoe (EZ Baccarat) is dealt now
+    (``_showdown_of_a_coup``). A refused entry records nothing."""
+    with transaction.atomic():
+        state = lock_round_state(round_id, decisions=True, bets=True)
+        game = game_of(state.round)
+        after = State(game.steps[-1]) if game.steps else State.NO_MORE_BETS
+        require_state(state.round, after, action="go to the showdown")
+        return _SHOWDOWNS[game.cards](state, by=by, entry=entry, rng=rng)
+
+
+COUP_ENTRY = (
+    'key the coup as its cards are turned face up, in dealing order: {"cards": [Player, '
+    "Banker, Player, Banker, then the third cards as drawn]}, and say whether the cut card "
+    'came out ("cut_card_out": true)'
+)
+
+
+def _showdown_of_a_coup(state: RoundState, *, by, entry: object, rng) -> Round:
+    """The coup (docs/rules.md §14.2-§14.3): at an RNG table dealt from the top of the
+    table's shoe by the drawing rules (the hand that brings out the cut card finishes the
+    shoe); at a card-entry table keyed by the house dealer as the cards are turned face up,
+    in dealing order (``entry``: ``{"cards": [...], "cut_card_out": false}``), checked
+    against the drawing rules and what the shoe can hold; the house dealer says when the cut
+    card came out, which finishes the shoe. The Player and Banker hands are recorded on the
+    round, and the round moves to the showdown; nothing is decided."""
+    round_ = state.round
+    moment = now()
+    if round_.deal_mode == DealMode.RNG:
+        _refuse_cards_at_an_rng_table(entry)
+        shoe, dealt = shoes.deal_hand(round_, moment=moment, rng=rng)
+    else:
+        if not isinstance(entry, Mapping) or "cards" not in entry:
+            raise RuleError(COUP_ENTRY, rule=Rule.CARD_ENTRY, field="cards")
+        unknown = sorted(set(entry) - {"cards", "cut_card_out"})
+        if unknown:
+            raise RuleError(COUP_ENTRY, rule=Rule.CARD_ENTRY, field=str(unknown[0]))
+        cut_card_out = entry.get("cut_card_out", False)
+        if not isinstance(cut_card_out, bool):
+            raise RuleError(
+                "the cut card came out or not (true or false)",
+                rule=Rule.CARD_ENTRY,
+                field="cut_card_out",
+            )
+        cards = entry["cards"]
+        if not isinstance(cards, list | tuple):
+            raise RuleError(COUP_ENTRY, rule=Rule.CARD_ENTRY, field="cards")
+        shoe, dealt = shoes.deal_hand(
+            round_, moment=moment, cards=list(cards), cut_card_out=cut_card_out
+        )
+    round_.shoe = shoe
+    round_.player_cards = list(dealt.hands["player"])
+    round_.banker_cards = list(dealt.hands["banker"])
+    return _move(
+        round_, State.SHOWDOWN, by, moment, fields=["shoe", "player_cards", "banker_cards"]
+    )
+
+
+def _showdown_of_a_deal(state: RoundState, *, by, entry: object, rng) -> Round:
     """Turn the hands face up and resolve every hand with the rules core: at an RNG table
     the cards are the stored deal's; at a card-entry table the house dealer keys them now
     (``entry``: ``{"player_dealer": [2 cards], "hands": {seat: [2 cards]}}``), the
     player-dealer's and every hand turned face up, and a folded hand with no Trips wager is
-    mucked: never keyed, resolved as a fold (docs/rules.md §2.3, §5.3). A refused entry
-    records nothing."""
-    with transaction.atomic():
-        state = lock_round_state(round_id, decisions=True, bets=True)
-        round_ = state.round
-        require_state(round_, State.RIVER, action="go to the showdown")
-        records = _records(state)
-        _require_decided(round_, Street.RIVER, records)
-        fields, hand_fields = ["dealer_category", "dealer_qualifies"], ["category", "result"]
-        if round_.deal_mode == DealMode.RNG:
-            _refuse_cards_at_an_rng_table(entry)
+    mucked: never keyed, resolved as a fold (docs/rules.md §2.3, §5.3)."""
+    round_ = state.round
+    records = _records(state)
+    _require_decided(round_, Street.RIVER, records)
+    fields, hand_fields = ["dealer_category", "dealer_qualifies"], ["category", "result"]
+    if round_.deal_mode == DealMode.RNG:
+        _refuse_cards_at_an_rng_table(entry)
+    else:
+        seats = _turned_face_up(state, records)
+        round_.dealer_hole, holes = _keyed_at_showdown(entry, round_.board, seats)
+        for hand, _ in records:
+            if hand.seat in holes:
+                hand.hole = holes[hand.seat]
+        fields.append("dealer_hole")
+        hand_fields.append("hole")
+    board = [parse_card(c) for c in round_.board]
+    dealer = evaluate([*(parse_card(c) for c in round_.dealer_hole), *board])
+    hands = []
+    for hand, record in records:
+        if hand.hole is None:  # mucked (card entry): never turned face up, never valued
+            hand.category, hand.result = "", HandResult.FOLD.value
         else:
-            seats = _turned_face_up(state, records)
-            round_.dealer_hole, holes = _keyed_at_showdown(entry, round_.board, seats)
-            for hand, _ in records:
-                if hand.seat in holes:
-                    hand.hole = holes[hand.seat]
-            fields.append("dealer_hole")
-            hand_fields.append("hole")
-        board = [parse_card(c) for c in round_.board]
-        dealer = evaluate([*(parse_card(c) for c in round_.dealer_hole), *board])
-        hands = []
-        for hand, record in records:
-            if hand.hole is None:  # mucked (card entry): never turned face up, never valued
-                hand.category, hand.result = "", HandResult.FOLD.value
-            else:
-                value = evaluate([*(parse_card(c) for c in hand.hole), *board])
-                hand.category = value.category.label
-                hand.result = hand_result(value, dealer, record.folded).value
-            hands.append(hand)
-        Hand.objects.bulk_update(hands, hand_fields)
-        round_.dealer_category = dealer.category.label
-        round_.dealer_qualifies = dealer_qualifies(dealer)
-        return _move(round_, State.SHOWDOWN, by, fields=fields)
+            value = evaluate([*(parse_card(c) for c in hand.hole), *board])
+            hand.category = value.category.label
+            hand.result = hand_result(value, dealer, record.folded).value
+        hands.append(hand)
+    Hand.objects.bulk_update(hands, hand_fields)
+    round_.dealer_category = dealer.category.label
+    round_.dealer_qualifies = dealer_qualifies(dealer)
+    return _move(round_, State.SHOWDOWN, by, fields=fields)
+
+
+# The showdown of each kind of game, by ``games.interface.Game.cards``.
+_SHOWDOWNS = {"deck": _showdown_of_a_deal, "shoe": _showdown_of_a_coup}
 
 
 def settle(*, round_id: int, by) -> Round:

@@ -92,6 +92,7 @@ class Simulation:
 
     tables: int
     seed: int | None = None
+    baccarat_tables: int = 0  # EZ Baccarat tables besides (dealt from a shoe, docs/rules.md §14)
     start: datetime | None = None
     prefix: str = "SIM"
     fees: bool = True  # each table gets a collection schedule (docs/rules.md §9)
@@ -117,8 +118,12 @@ class Simulation:
         clock.freeze(self.now)
         self.staff = self._staff()
         run = self._unique_run_tag()
-        for index in range(1, self.tables + 1):
-            sim = self._set_up_table(f"{self.prefix}-{run}-{index}", with_tppp=index % 2 == 0)
+        for index in range(1, self.tables + self.baccarat_tables + 1):
+            sim = self._set_up_table(
+                f"{self.prefix}-{run}-{index}",
+                with_tppp=index % 2 == 0,
+                game="ez_baccarat" if index > self.tables else None,
+            )
             if self.fees:
                 self._file_fees(sim.table, on_action=index % 2 == 0)
             self.floor_tables.append(sim)
@@ -141,12 +146,11 @@ class Simulation:
                 user.groups.add(group)
         return user
 
-    def _set_up_table(self, name: str, *, with_tppp: bool) -> SimTable:
-        table = floor.create_table(
-            name=name,
-            by=self.staff,
-            options={"minimum_cents": 500, "maximum_cents": 50_000, "chip_unit_cents": 100},
-        )
+    def _set_up_table(self, name: str, *, with_tppp: bool, game: str | None = None) -> SimTable:
+        options = {"minimum_cents": 500, "maximum_cents": 50_000, "chip_unit_cents": 100}
+        if game is not None:
+            options["seats"] = 6
+        table = floor.create_table(name=name, by=self.staff, options=options, game=game)
         seated: dict[int, Player] = {}
         for seat in range(1, 7):
             tppp = with_tppp and seat == 6
@@ -280,16 +284,38 @@ class Simulation:
             amount=min(bank, self._balance(sim, dealer) - FEE_ROOM),
             by=self.staff,
         )
-        self._place_wagers(sim, round_)
+        steps = bool(rounds.game_of(round_).steps)
+        (self._place_wagers if steps else self._place_baccarat_wagers)(sim, round_)
         rounds.close_wagering(round_id=round_.pk, by=self.staff)
-        rounds.deal(round_id=round_.pk, by=self.staff, rng=self.rng)
+        if steps:
+            rounds.deal(round_id=round_.pk, by=self.staff, rng=self.rng)
         if self.rng.random() < VOID_CHANCE:
             return rounds.void_round(
                 round_id=round_.pk, by=self.staff, reason="misdeal: a card was exposed"
             )
-        self._decide(round_)
-        rounds.showdown(round_id=round_.pk, by=self.staff)
+        if steps:
+            self._decide(round_)
+        # A game without steps deals its coup from the table's shoe now (the simulation's rng).
+        rounds.showdown(round_id=round_.pk, by=self.staff, rng=None if steps else self.rng)
         return rounds.settle(round_id=round_.pk, by=self.staff)
+
+    def _place_baccarat_wagers(self, sim: SimTable, round_: Round) -> None:
+        """EZ Baccarat: a base wager on Player or Banker, now and then a side wager."""
+        bets = []
+        for seat, player in sim.seated.items():
+            if seat == round_.player_dealer_seat or hasattr(player, "tppp"):
+                continue
+            if self.rng.random() < 0.1:
+                continue  # sits this hand out
+            base = self.rng.choice((500, 1_000, 2_500))
+            side = {
+                name: 500 for name in ("tie", "dragon_7", "panda_8") if self.rng.random() < 0.15
+            }
+            self._top_up(sim, player, base + sum(side.values()) + FEE_ROOM)
+            square = self.rng.choice(("player", "banker"))
+            bets.append(BetRequest(seat, **{square: base}, **side))
+        if bets:
+            wagering.place_bets(round_id=round_.pk, bets=bets, by=self.staff)
 
     def _place_wagers(self, sim: SimTable, round_: Round) -> None:
         seats = [

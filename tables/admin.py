@@ -25,14 +25,19 @@ from tables.models import (
     Game,
     Hand,
     HandDecision,
+    MustMove,
     OfferRound,
+    PatronSignIn,
     Player,
     PlayerIdentificationChange,
     Round,
     RoundTransition,
     SeatHold,
     Seating,
+    SeatPass,
+    Shoe,
     Table,
+    TableChange,
     TableOptionChange,
     TPPPContract,
     TPPPRegistration,
@@ -167,6 +172,16 @@ class TableAdmin(ReadOnlyAdmin):
     inlines = [TableOptionChangeInline]
 
 
+@admin.register(PatronSignIn)
+class PatronSignInAdmin(ReadOnlyAdmin):
+    """A patron's own sign-in (docs/rules.md §3.8): issued on the console, by a floor
+    supervisor; read here. Its account is a user (deactivated there to end it)."""
+
+    list_display = ["player", "user", "issued_at", "issued_by"]
+    search_fields = ["player__name", "player__player_number", "user__username"]
+    list_select_related = ["player", "user", "issued_by"]
+
+
 @admin.register(TableOptionChange)
 class TableOptionChangeAdmin(ReadOnlyAdmin):
     list_display = ["table", "option", "old_value", "new_value", "changed_at", "changed_by"]
@@ -296,6 +311,19 @@ class RoundAdmin(ReadOnlyAdmin):
         return _withheld(round_.shown_deck)
 
 
+@admin.register(Shoe)
+class ShoeAdmin(ReadOnlyAdmin):
+    """A baccarat table's shoe: its decks, where it stands, the cards dealt so far. Its order
+    and its burned cards are secret for ever (docs/rules.md §2.6, §14.2): never shown here."""
+
+    list_display = ["table", "decks", "position", "cut_position", "started_at", "finished_at"]
+    list_filter = ["table", "decks"]
+    search_fields = ["table__name"]
+    list_select_related = ["table"]
+    date_hierarchy = "started_at"
+    exclude = list(Shoe.secret_columns)
+
+
 @admin.register(RoundTransition)
 class RoundTransitionAdmin(ReadOnlyAdmin):
     list_display = ["round", "from_state", "to_state", "at", "by"]
@@ -362,8 +390,8 @@ class WaitlistPolicyChangeAdmin(ReadOnlyAdmin):
 
 @admin.register(WaitlistEvent)
 class WaitlistEventAdmin(ReadOnlyAdmin):
-    list_display = ["at", "waitlist", "kind", "player", "table", "seat", "by"]
-    list_filter = ["kind", "waitlist"]
+    list_display = ["at", "waitlist", "kind", "player", "table", "seat", "reason", "by"]
+    list_filter = ["kind", "reason", "waitlist"]
     search_fields = ["player__name", "player__player_number", "by__username"]
     list_select_related = ["waitlist", "player", "table", "by"]
     date_hierarchy = "at"
@@ -376,6 +404,31 @@ class SeatHoldAdmin(ReadOnlyAdmin):
     search_fields = ["player__name", "player__player_number", "table__name"]
     list_select_related = ["table", "player"]
     date_hierarchy = "held_at"
+
+
+@admin.register(MustMove)
+class MustMoveAdmin(ReadOnlyAdmin):
+    list_display = ["table", "main_table", "started_at", "started_by", "ended_at", "end"]
+    list_filter = [("ended_at", admin.EmptyFieldListFilter)]
+    list_select_related = ["table", "main_table", "started_by"]
+    date_hierarchy = "started_at"
+
+
+@admin.register(TableChange)
+class TableChangeAdmin(ReadOnlyAdmin):
+    list_display = ["asked_at", "player", "from_table", "to_table", "ended_at", "end"]
+    list_filter = ["end", ("ended_at", admin.EmptyFieldListFilter)]
+    search_fields = ["player__name", "player__player_number"]
+    list_select_related = ["player", "from_table", "to_table"]
+    date_hierarchy = "asked_at"
+
+
+@admin.register(SeatPass)
+class SeatPassAdmin(ReadOnlyAdmin):
+    list_display = ["at", "table", "seat", "player", "by"]
+    search_fields = ["player__name", "player__player_number"]
+    list_select_related = ["table", "player", "by"]
+    date_hierarchy = "at"
 
 
 @admin.register(PlayerIdentificationChange)
@@ -431,7 +484,7 @@ class TPPPRegistrationChangeAdmin(ReadOnlyAdmin):
 
 @admin.register(Exclusion)
 class ExclusionAdmin(ReadOnlyAdmin):
-    """The barred and self-restricted list (docs/rules.md §3.8), kept through the console."""
+    """The barred and self-restricted list (docs/rules.md §3.9), kept through the console."""
 
     list_display = ["player", "kind", "starts_on", "ends_on", "recorded_by", "lifted_at"]
     list_filter = ["kind"]

@@ -94,7 +94,7 @@ def check_admission(round_: Round, seat: int, seating: Seating | None) -> None:
 
 
 def excluded_error(exclusion, *, action: str) -> RuleError:
-    """A barred or self-restricted patron (docs/rules.md §3.8) is refused ``action``."""
+    """A barred or self-restricted patron (docs/rules.md §3.9) is refused ``action``."""
     return RuleError(
         f"{exclusion.player.name} is {exclusion.words} and is refused {action}",
         rule=Rule.EXCLUDED,

@@ -7,12 +7,17 @@ the rules themselves in ``tables/rules/`` (no Django). Rows that are history
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
 
 from cardroom.errors import ACTIVE_ROUND_STATES, ROUND_STATES, State
 from cardroom.money import dollar_range
+from games.catalog import CHOICES as GAME_CHOICES
+from games.catalog import DEFAULT_GAME, at_stakes, listing
+from games.interface import Listing
 from tables.rules.decisions import (
     DEFAULT_PREFLOP_MULTIPLES,
     Action,
@@ -22,12 +27,14 @@ from tables.rules.decisions import (
 )
 from tables.rules.identity import board_name, masked
 from tables.rules.rotation import BankedHand
-from tables.rules.seats import SEATS, seat_label
+from tables.rules.seats import MOST_SEATS, SEAT_COUNT, seat_label, seat_numbers
 from tables.rules.visibility import CardKind, card_visible
 from tables.rules.waitlist import Kind as WaitlistKind
 from tables.rules.waitlist import PassOver
 
-SEAT_NUMBERS = [(seat, seat_label(seat)) for seat in SEATS]
+# Every seat any table may have (a table's own count is its ``seat_count``, checked by the
+# floor's services against its game's seat counts).
+SEAT_NUMBERS = [(seat, seat_label(seat)) for seat in seat_numbers(MOST_SEATS)]
 ROUND_STATE_CHOICES = [(state.value, state.label) for state in ROUND_STATES]
 
 
@@ -128,8 +135,33 @@ class TPPPRegistration(models.Model):
     badge_number = models.CharField(max_length=64)
     badge_expires_on = models.DateField()
 
+    class Meta:
+        verbose_name = "TPPP registration"
+
     def __str__(self) -> str:
         return f"{self.business_name} badge {self.badge_number}"
+
+
+class PatronSignIn(models.Model):
+    """A patron's own sign-in (docs/rules.md §3.8): a user account, never staff, linked to
+    one player (a player-dealer, a TPPP), issued by a floor supervisor. It reads that
+    player's own bankroll, ledger lines and theo, and nothing else (``/console/me/``,
+    ``/api/me/``); it holds no role (``cardroom.roles``: not staff)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="patron"
+    )
+    player = models.OneToOneField(Player, on_delete=models.PROTECT, related_name="sign_in")
+    issued_at = models.DateTimeField()
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = "patron sign-in"
+
+    def __str__(self) -> str:
+        return f"{self.user.username}: {self.player}"
 
 
 TPPP_REGISTRATION_LABELS = {
@@ -147,6 +179,9 @@ class TPPPRegistrationChange(Correction):
     registration = models.ForeignKey(
         TPPPRegistration, on_delete=models.PROTECT, related_name="changes"
     )
+
+    class Meta(Correction.Meta):
+        verbose_name = "TPPP registration change"
 
     def __str__(self) -> str:
         return f"{self.registration} changed {self.changed_at:%Y-%m-%d %H:%M}"
@@ -166,9 +201,18 @@ class DealMode(models.TextChoices):
 
 
 class Table(models.Model):
-    """A six-seat table and its options sheet (changed only between rounds, every change logged)."""
+    """A table of one game and its options sheet (changed only between rounds, every change
+    logged). The game is chosen when the table is created and never changes."""
 
     name = models.CharField(max_length=64, unique=True)
+    game = models.CharField(
+        max_length=32, choices=GAME_CHOICES, default=DEFAULT_GAME, db_default=DEFAULT_GAME
+    )
+    # The seats, 1 to ``seat_count`` (Ultimate Texas Hold'em 6; EZ Baccarat 6 to 9).
+    seat_count = models.PositiveSmallIntegerField(default=SEAT_COUNT, db_default=SEAT_COUNT)
+    # The options that are the game's alone (``games.interface.Game.own_options``) but are
+    # no column of their own: EZ Baccarat's decks, pays, cut card and side wagers' maximum.
+    game_options = models.JSONField(default=dict, db_default={}, blank=True)
     minimum_cents = models.PositiveIntegerField(default=500)
     maximum_cents = models.PositiveIntegerField(default=50_000)
     chip_unit_cents = models.PositiveIntegerField(default=100)
@@ -208,10 +252,20 @@ class Table(models.Model):
                 condition=Q(max_consecutive_hands__gte=1, max_consecutive_hands__lte=2),
                 name="table_consecutive_hands_at_most_two",
             ),
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=2, seat_count__lte=MOST_SEATS),
+                name="table_seat_count_2_to_9",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def game_listing(self) -> Listing:
+        """The table's game as the floor sees it (``games.catalog``): its name, its seats, its
+        own options."""
+        return listing(self.game)
 
 
 class TableOptionChange(models.Model):
@@ -262,7 +316,7 @@ class Seating(models.Model):
                 fields=["player"], condition=Q(left_at__isnull=True), name="one_seat_per_player"
             ),
             models.CheckConstraint(
-                condition=Q(seat__gte=1, seat__lte=6), name="seat_number_1_to_6"
+                condition=Q(seat__gte=1, seat__lte=MOST_SEATS), name="seat_number_1_to_9"
             ),
         ]
 
@@ -413,6 +467,13 @@ class Round(models.Model):
     consecutive_count = models.PositiveSmallIntegerField()  # 1 or 2: hands in a row banked
     tppps_seated = models.PositiveSmallIntegerField(default=0)
     options = models.JSONField()  # the options sheet in force, frozen for replay and audit
+    # A game dealt from a shoe (EZ Baccarat): the shoe and the coup's two hands, in the order
+    # each hand received its cards; recorded at the showdown, when they are turned face up.
+    shoe = models.ForeignKey(
+        "Shoe", null=True, blank=True, on_delete=models.PROTECT, related_name="rounds"
+    )
+    player_cards = models.JSONField(null=True, blank=True)
+    banker_cards = models.JSONField(null=True, blank=True)
     deal_mode = models.CharField(max_length=16, choices=DealMode.choices)
     shuffled_deck = models.JSONField(null=True, blank=True)  # RNG deal: the 52 cards in order
     dealer_hole = models.JSONField(null=True, blank=True)
@@ -504,6 +565,39 @@ BANKED_HAND_FIELDS = (
 )
 
 
+class Shoe(models.Model):
+    """A shoe of a table whose game keeps one across hands (``Listing.shoe``; EZ Baccarat,
+    docs/rules.md §14.2): shuffled when it starts, dealt in order until the cut card comes out,
+    and finished with the hand in progress then. ``shoe_order`` (every card, top first) and
+    ``burned_cards`` are secret, for everyone and in every interface; the cards dealt so far are
+    ``dealt`` and each hand's on its round. At a card-entry table the shoe is the house
+    dealer's: no order is stored, and the cards keyed are checked against what it can hold."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shoes")
+    decks = models.PositiveSmallIntegerField()
+    shoe_order = models.JSONField(null=True, blank=True)  # RNG tables: the shuffled order
+    burned_cards = models.JSONField(default=list, blank=True)
+    position = models.PositiveIntegerField(default=0)  # the next card's index in ``order``
+    cut_position = models.PositiveIntegerField(null=True, blank=True)
+    dealt = models.JSONField(default=list, blank=True)  # the cards dealt, in order, by hands
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)  # the cut card came out
+
+    # Hidden for ever: the undealt cards are the deck's secret (docs/rules.md §2.6, §14.2).
+    secret_columns = {"shoe_order": CardKind.DECK, "burned_cards": CardKind.DECK}
+
+    class Meta:
+        ordering = ["table", "started_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(finished_at__isnull=True), name="one_shoe_in_use"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} shoe of {self.started_at:%Y-%m-%d %H:%M}"
+
+
 class RoundTransition(models.Model):
     """Who moved a round from one state to the next, and when."""
 
@@ -564,8 +658,7 @@ class Hand(models.Model):
     def decision_record(self) -> DecisionRecord:
         """The hand's decisions as the rules see them, in the order they were made (reads
         ``decisions`` once; prefetch them for many hands)."""
-        made = sorted(self.decisions.all(), key=lambda decision: decision.pk)
-        return DecisionRecord(tuple(decision.as_rule() for decision in made))
+        return decision_record(self.decisions.all())
 
 
 class HandDecision(models.Model):
@@ -591,6 +684,14 @@ class HandDecision(models.Model):
         return Decision(Street(self.street), Action(self.action), self.multiple)
 
 
+def decision_record(decisions: Iterable[HandDecision]) -> DecisionRecord:
+    """A hand's decisions (its rows, however read) as the rules see them, in the order they
+    were made: by id (a hand decides at most once a street, a database constraint, and the
+    streets in their order); the one home of a hand's decision record."""
+    made = sorted(decisions, key=lambda decision: decision.pk)
+    return DecisionRecord(tuple(decision.as_rule() for decision in made))
+
+
 def reached_showdown(round_ref: str = "pk") -> Exists:
     """A query expression: the round (``round_ref``, an outer reference) entered the
     showdown, by its transitions; ``Round.reached_showdown`` for many rounds in one query."""
@@ -600,7 +701,9 @@ def reached_showdown(round_ref: str = "pk") -> Exists:
 
 
 class Waitlist(models.Model):
-    """The list for one stakes (a table's limits) and its policy (docs/rules.md §3.6).
+    """The list for one game at one stakes (a table's game and limits) and its policy
+    (docs/rules.md §3.6): a player waiting for "$20.00 - $2,000.00 EZ Baccarat" is called only to a
+    table of that game at those limits.
 
     Who is on it, in what order, and who is called is never stored: it is the replay of its
     events (``WaitlistEvent``). The policy in force is here; every change of it is a
@@ -608,6 +711,9 @@ class Waitlist(models.Model):
     applies each event under the policy of its time.
     """
 
+    game = models.CharField(
+        max_length=32, choices=GAME_CHOICES, default=DEFAULT_GAME, db_default=DEFAULT_GAME
+    )
     minimum_cents = models.PositiveIntegerField()
     maximum_cents = models.PositiveIntegerField()
     response_seconds = models.PositiveIntegerField(default=180)
@@ -627,10 +733,11 @@ class Waitlist(models.Model):
     empty_after_event = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
-        ordering = ["minimum_cents", "maximum_cents"]
+        ordering = ["minimum_cents", "maximum_cents", "game"]
         constraints = [
             models.UniqueConstraint(
-                fields=["minimum_cents", "maximum_cents"], name="one_waitlist_per_stakes"
+                fields=["game", "minimum_cents", "maximum_cents"],
+                name="one_waitlist_per_game_and_stakes",
             ),
             models.CheckConstraint(
                 condition=Q(response_seconds__gte=60, call_in_seconds__gte=60),
@@ -639,7 +746,11 @@ class Waitlist(models.Model):
         ]
 
     def __str__(self) -> str:
-        return dollar_range(self.minimum_cents, self.maximum_cents)
+        return at_stakes(self.minimum_cents, self.maximum_cents, self.game)
+
+    @property
+    def game_listing(self) -> Listing:
+        return listing(self.game)
 
 
 class WaitlistPolicyChange(models.Model):
@@ -682,6 +793,8 @@ class WaitlistEvent(models.Model):
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_NUMBERS)
     skipped = models.JSONField(default=list, blank=True)  # CALLED: players ahead not called
+    # WITHDRAWN: why the call ended; REMOVED/JOINED: the list moved (tables.rules.waitlist.Reason)
+    reason = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         ordering = ["at", "id"]
@@ -742,13 +855,106 @@ class SeatHold(models.Model):
         return f"{self.table} seat {self.seat} held for {self.player} until {self.until:%H:%M}"
 
 
+# --- Must-move tables and table changes (docs/rules.md §3.6) ------------------------------------
+
+
+class MustMove(models.Model):
+    """A must-move table feeding a main game of the same stakes: as seats open at the main
+    table its players move there, first come (to the must-move table) first moved. Active
+    while ``ended_at`` is empty; history, never edited but to end it."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="must_moves")
+    main_table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="fed_by")
+    started_at = models.DateTimeField()
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    end = models.CharField(max_length=16, blank=True)  # tables.rules.seat_requests.End
+
+    class Meta:
+        ordering = ["started_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(ended_at__isnull=True), name="one_must_move_link"
+            ),
+            models.CheckConstraint(
+                condition=~Q(table=models.F("main_table")), name="must_move_feeds_another"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} must move to {self.main_table}"
+
+
+class TableChange(models.Model):
+    """A seated player asked to move to another table of the stakes they play (``to_table``
+    empty: any of them) or to a named one. Open while ``ended_at`` is empty."""
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="table_changes")
+    from_table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    to_table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="table_changes"
+    )
+    minimum_cents = models.PositiveIntegerField()  # the stakes asked for
+    maximum_cents = models.PositiveIntegerField()
+    asked_at = models.DateTimeField()
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    end = models.CharField(max_length=16, blank=True)  # tables.rules.seat_requests.End
+    moved_to = models.ForeignKey(
+        Seating, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["asked_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(ended_at__isnull=True), name="one_table_change"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} from {self.from_table} to {self.to_table or 'any table'}"
+
+    @property
+    def stakes(self) -> str:
+        return dollar_range(self.minimum_cents, self.maximum_cents)
+
+
+class SeatPass(models.Model):
+    """A must-move player or a table change passed a seat offered to them: the seat goes to
+    the next in line; they keep their place for the next one (history, never edited)."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField(choices=SEAT_NUMBERS)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["at", "id"]
+        verbose_name_plural = "seat passes"
+
+    def __str__(self) -> str:
+        return f"{self.player} passed {self.table} seat {self.seat}"
+
+
 class ExclusionKind(models.TextChoices):
     BARRED = "barred", "Barred by the cardroom"
     SELF_RESTRICTED = "self_restricted", "Self-restricted (the Bureau's program)"
 
 
 class Exclusion(models.Model):
-    """A patron kept off the tables (docs/rules.md §3.8): barred by the cardroom, or enrolled
+    """A patron kept off the tables (docs/rules.md §3.9): barred by the cardroom, or enrolled
     in the Bureau's self-restriction program, from a day until a day (none: until lifted).
     Kept by floor supervisors and compliance; never edited or deleted, only lifted once
     (who, when, why), so the list's history stays whole."""

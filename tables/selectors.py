@@ -11,14 +11,14 @@ first) act on it, so the floor and the services can never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import cache
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-from django.db import DEFAULT_DB_ALIAS, connection, models
+from django.db import connection, models
 from django.db.models import (
     BigIntegerField,
     Count,
@@ -39,7 +39,10 @@ from cardroom.clock import now, today
 from cardroom.errors import ACTIVE_ROUND_STATES, Rule, State, StateError
 from cardroom.filtering import filter_queryset
 from cardroom.money import dollar_range
+from cardroom.sql import row_loader
+from games import catalog
 from tables import options as table_options
+from tables import sql
 from tables.filters import GameFilter, OfferRoundFilter, PlayerFilter, SeatingFilter
 from tables.guards import no_game_error, round_in_play_error
 from tables.models import (
@@ -48,20 +51,25 @@ from tables.models import (
     Exclusion,
     Game,
     GameEndReason,
+    MustMove,
     OfferAnswer,
     OfferRound,
     OfferRoundStatus,
+    PatronSignIn,
     Player,
     PlayerIdentificationChange,
     Round,
     SeatHold,
     Seating,
+    SeatPass,
     Table,
+    TableChange,
     TableOptionChange,
     Waitlist,
     WaitlistEvent,
     WaitlistPolicyChange,
 )
+from tables.rules import seat_requests as seat_rules
 from tables.rules import waitlist as waitlist_rules
 from tables.rules.counters import HOUR, Counters, table_counters, window_limit_at
 from tables.rules.rotation import (
@@ -74,7 +82,7 @@ from tables.rules.rotation import (
     offer_order,
     offers_start_at,
 )
-from tables.rules.seats import SEATS
+from tables.rules.seats import seat_numbers
 
 Filters = Mapping[str, Any] | None
 
@@ -366,7 +374,7 @@ def _next_offer(
         asked = set()
     by_seat = {s.seat: s for s in sitting}
     passed = []
-    for seat in offer_order(by_seat, start_seat):
+    for seat in offer_order(by_seat, start_seat, seat_count=policy.seat_count):
         seating = by_seat[seat]
         if seating.player_id in asked:
             continue
@@ -424,120 +432,27 @@ def _read_with_orm(table: Table, since: datetime | None) -> ButtonReads:
     )
 
 
-# A named hot-path reader (plain SQL, PostgreSQL): what ``_read_with_orm`` reads, in one
-# statement instead of seven or eight, each part a JSON column (rows as ``to_json`` gives
-# them, turned into the instances the ORM would load, related ones cached and the offers
-# prefetched as the ORM does). Proved to read exactly what the ORM reads, over the button's
-# states, by tests/tables/selectors/test_button_reads.py.
-#
-# The hands are the table's HISTORY_HANDS latest and, with ``since``, the open game's hands
-# started after it (each flagged): the table's latest round is the last of them, and, as a
-# table's rounds are numbered in order and a table has one open game at a time, the open
-# game's latest hand is that round when it belongs to the game.
-_BUTTON_SQL = """WITH g AS (
-    SELECT * FROM {game} WHERE "table_id" = %(table)s AND "ended_at" IS NULL
-    ORDER BY "opened_at", "id" LIMIT 1
-), o AS (
-    SELECT * FROM {offer_round} WHERE "game_id" = (SELECT "id" FROM g)
-    ORDER BY "started_at" DESC, "id" DESC LIMIT 1
-)
-SELECT
-    (SELECT json_agg(json_build_array(to_json(s), to_json(p)) ORDER BY s."seat")
-       FROM {seating} s JOIN {player} p ON p."id" = s."player_id"
-      WHERE s."table_id" = %(table)s AND s."left_at" IS NULL),
-    (SELECT to_json(g) FROM g),
-    (SELECT to_json(x) FROM {game} x WHERE x."table_id" = %(table)s
-      ORDER BY x."opened_at" DESC, x."id" DESC LIMIT 1),
-    (SELECT json_build_array(to_json(r), to_json(p))
-       FROM {round} r JOIN {player} p ON p."id" = r."player_dealer_id"
-      WHERE r."table_id" = %(table)s AND r."state" IN ({active}) ORDER BY r."number" LIMIT 1),
-    (SELECT json_build_array(to_json(o), to_json(u), r."id", r."state", (
-            SELECT json_agg(json_build_array(to_json(b), to_json(p), to_json(f), to_json(a))
-                            ORDER BY b."offered_at", b."id")
-              FROM {offer} b JOIN {player} p ON p."id" = b."player_id"
-              JOIN {user} f ON f."id" = b."offered_by_id"
-              LEFT JOIN {user} a ON a."id" = b."answered_by_id"
-             WHERE b."offer_round_id" = o."id"))
-       FROM o JOIN {user} u ON u."id" = o."started_by_id"
-       LEFT JOIN {round} r ON r."offer_round_id" = o."id"),
-    (SELECT json_agg(json_build_array(
-                h."id", h."game_id", h."started_at", h."player_dealer_seat", h."player_dealer_id",
-                h."player_dealer_is_tppp", h."tppps_seated", h."number", h."deck",
-                h."game_id" = (SELECT "id" FROM g) AND h."started_at" > %(since)s
-            ) ORDER BY h."number")
-       FROM {round} h
-      WHERE h."table_id" = %(table)s AND (
-            h."number" > COALESCE((SELECT n."number" FROM {round} n WHERE n."table_id" = %(table)s
-                                   ORDER BY n."number" DESC OFFSET {hands} LIMIT 1), 0)
-            OR (h."game_id" = (SELECT "id" FROM g) AND h."started_at" > %(since)s)))
-"""
-
-
-def json_row_loader(model: type[models.Model]) -> Callable[[dict], Any]:
-    """``model``'s rows as ``to_json`` gives them (keyed by column, times as ISO text, JSON
-    columns parsed) into the instances the ORM loads."""
-    columns = []
-    for column in model._meta.concrete_fields:
-        if isinstance(column, models.DateTimeField):
-            convert = datetime.fromisoformat
-        elif isinstance(column, models.DateField):
-            convert = date.fromisoformat
-        elif isinstance(column, _AS_JSON_GIVES):
-            convert = None
-        else:
-            convert = column.to_python
-        columns.append((column.column, convert))
-
-    def load(row: dict) -> models.Model:
-        values = [
-            row[name] if convert is None or row[name] is None else convert(row[name])
-            for name, convert in columns
-        ]
-        return model.from_db(DEFAULT_DB_ALIAS, None, values)
-
-    return load
-
-
-_AS_JSON_GIVES = (
-    models.BooleanField,
-    models.CharField,
-    models.ForeignKey,
-    models.IntegerField,
-    models.JSONField,
-    models.TextField,
-)
+# A named hot-path reader (plain SQL, PostgreSQL; the floor's SQL home: ``tables.sql.
+# button_reads``): what ``_read_with_orm`` reads, in one statement instead of seven or eight,
+# each part a JSON column, turned into the instances the ORM would load (``cardroom.sql.
+# load``), related ones cached and the offers prefetched as the ORM does. Proved to read
+# exactly what the ORM reads, over the button's states, by tests/tables/selectors/
+# test_button_reads.py.
 
 
 @cache
-def _one_statement() -> tuple[str, SimpleNamespace]:
-    """The statement and its row loaders (built once, the models being ready)."""
+def _loaders() -> SimpleNamespace:
+    """The row loaders (built once, the models being ready)."""
     user = ButtonOffer._meta.get_field("offered_by").related_model
-    sql = _BUTTON_SQL.format(
-        **{
-            name: f'"{model._meta.db_table}"'
-            for name, model in [
-                ("game", Game),
-                ("offer_round", OfferRound),
-                ("seating", Seating),
-                ("player", Player),
-                ("round", Round),
-                ("offer", ButtonOffer),
-                ("user", user),
-            ]
-        },
-        active=", ".join(f"'{state.value}'" for state in ACTIVE_ROUND_STATES),
-        hands=HISTORY_HANDS,
+    return SimpleNamespace(
+        seating=row_loader(Seating),
+        player=row_loader(Player),
+        game=row_loader(Game),
+        round=row_loader(Round),
+        offer_round=row_loader(OfferRound),
+        offer=row_loader(ButtonOffer),
+        user=row_loader(user),
     )
-    loaders = SimpleNamespace(
-        seating=json_row_loader(Seating),
-        player=json_row_loader(Player),
-        game=json_row_loader(Game),
-        round=json_row_loader(Round),
-        offer_round=json_row_loader(OfferRound),
-        offer=json_row_loader(ButtonOffer),
-        user=json_row_loader(user),
-    )
-    return sql, loaders
 
 
 def _cache(instance: models.Model, name: str, related: models.Model | None) -> None:
@@ -546,10 +461,10 @@ def _cache(instance: models.Model, name: str, related: models.Model | None) -> N
 
 
 def _read_in_one_statement(table: Table, since: datetime | None) -> ButtonReads:
-    sql, load = _one_statement()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, {"table": table.pk, "since": since})
-        seated_rows, game_row, last_game_row, active_row, offer_row, hand_rows = cursor.fetchone()
+    load = _loaders()
+    seated_rows, game_row, last_game_row, active_row, offer_row, hand_rows = sql.button_reads(
+        table.pk, since, hands=HISTORY_HANDS
+    )
     sitting = []
     for seating_row, player_row in seated_rows or ():
         seating = load.seating(seating_row)
@@ -674,7 +589,9 @@ def _decided(table: Table, policy: RotationPolicy, reads: ButtonReads) -> Button
         )
         return ButtonState(state=State.OFFER_PENDING, status=status, **context)
     last = reads.last
-    start = offers_start_at(last.seat if last else None, game.first_offer_seat)
+    start = offers_start_at(
+        last.seat if last else None, game.first_offer_seat, seat_count=policy.seat_count
+    )
     next_offer = _next_offer(offer_round, start, sitting, history, policy)
     context["next_offer"] = next_offer
     if offer_round is not None and offer_round.status == OfferRoundStatus.OPEN:
@@ -894,7 +811,7 @@ def _list_rows(ids: Sequence[int] | None) -> list[Waitlist]:
     rows = Waitlist.objects.all()
     if ids is not None:
         rows = rows.filter(pk__in=ids)
-    return list(rows.order_by("minimum_cents", "maximum_cents", "id"))
+    return list(rows.order_by("minimum_cents", "maximum_cents", "game", "id"))
 
 
 def waitlist_views(
@@ -919,9 +836,9 @@ def waitlist_views(
     states = {row.pk: replay_waitlist(events[row.pk], changes[row.pk]) for row in rows}
     player_ids = {e.player for state in states.values() for e in state.entries}
     players = Player.objects.in_bulk(player_ids)
-    open_seats: dict[tuple[int, int], list[OpenSeat]] = {}
-    tables: dict[tuple[int, int], list[Table]] = {}
-    seated_at: dict[tuple[int, int], set[int]] = {}
+    open_seats: dict[Stakes, list[OpenSeat]] = {}
+    tables: dict[Stakes, list[Table]] = {}
+    seated_at: dict[Stakes, set[int]] = {}
     if seats:
         tables, open_seats, seated_at = _seats_by_stakes(moment)
     views = []
@@ -932,7 +849,7 @@ def waitlist_views(
         current = recorded
         for event in due:
             current = waitlist_rules.apply(current, event, policy)
-        stakes = (row.minimum_cents, row.maximum_cents)
+        stakes = (row.game, row.minimum_cents, row.maximum_cents)
         calls = {(e.call.table, e.call.seat): e.player for e in current.entries if e.call}
         views.append(
             ListView(
@@ -960,27 +877,39 @@ def waitlist_view(*, waitlist_id: int, moment: datetime | None = None) -> ListVi
     return views[0]
 
 
+# A list's game and stakes, and a table's: (game, minimum, maximum). A list fills only the
+# tables of its own game at its limits (docs/rules.md §3.6).
+Stakes = tuple[str, int, int]
+
+
+def stakes_of(table: Table) -> Stakes:
+    return (table.game, table.minimum_cents, table.maximum_cents)
+
+
+def stakes_of_list(row: Waitlist) -> Stakes:
+    return (row.game, row.minimum_cents, row.maximum_cents)
+
+
 def _seats_by_stakes(moment: datetime):
-    """Open tables by stakes, the seats a list may fill at each, and who sits at each
-    stakes (three queries)."""
-    tables: dict[tuple[int, int], list[Table]] = {}
+    """Open tables by game and stakes, the seats a list may fill at each, and who sits at
+    each game and stakes (three queries)."""
+    tables: dict[Stakes, list[Table]] = {}
     for table in Table.objects.filter(closed_at__isnull=True).order_by("name"):
-        tables.setdefault((table.minimum_cents, table.maximum_cents), []).append(table)
+        tables.setdefault(stakes_of(table), []).append(table)
     by_id = {t.pk: t for ts in tables.values() for t in ts}
     taken: dict[int, dict[int, int]] = {}
-    seated_at: dict[tuple[int, int], set[int]] = {}
+    seated_at: dict[Stakes, set[int]] = {}
     for seat in Seating.objects.filter(left_at__isnull=True, table__in=by_id):
         taken.setdefault(seat.table_id, {})[seat.seat] = seat.player_id
-        table = by_id[seat.table_id]
-        seated_at.setdefault((table.minimum_cents, table.maximum_cents), set()).add(seat.player_id)
+        seated_at.setdefault(stakes_of(by_id[seat.table_id]), set()).add(seat.player_id)
     holds = {
         (h.table_id, h.seat): h
         for h in SeatHold.objects.filter(ended_at__isnull=True, table__in=by_id)
     }
-    open_seats: dict[tuple[int, int], list[OpenSeat]] = {}
+    open_seats: dict[Stakes, list[OpenSeat]] = {}
     for stakes, stake_tables in tables.items():
         for table in stake_tables:
-            for seat in SEATS:
+            for seat in seat_numbers(table.seat_count):
                 hold = holds.get((table.pk, seat))
                 if seat in taken.get(table.pk, {}) and not (hold and hold.until <= moment):
                     continue
@@ -1028,6 +957,7 @@ class BoardCall:
 class BoardStakes:
     minimum_cents: int
     maximum_cents: int
+    game: str = catalog.DEFAULT_GAME
     tables: tuple[BoardTable, ...] = ()
     has_list: bool = False
     waiting: tuple[str, ...] = ()  # board names, in list order
@@ -1038,7 +968,16 @@ class BoardStakes:
 
     @property
     def label(self) -> str:
+        """The game at its stakes: "$20.00 - $2,000.00 EZ Baccarat"."""
+        return catalog.at_stakes(self.minimum_cents, self.maximum_cents, self.game)
+
+    @property
+    def stakes(self) -> str:
         return dollar_range(self.minimum_cents, self.maximum_cents)
+
+    @property
+    def game_name(self) -> str:
+        return catalog.listing(self.game).name
 
 
 @dataclass(frozen=True)
@@ -1057,8 +996,8 @@ class BoardRoom:
     committed out of id order) the board's slice of time bounds (``console.views.board``).
     """
 
-    # (id, name, minimum, maximum, players seated, game open)
-    tables: tuple[tuple[int, str, int, int, int, bool], ...] = ()
+    # (id, name, game, minimum, maximum, seats, players seated, game open)
+    tables: tuple[tuple[int, str, str, int, int, int, int, bool], ...] = ()
     lists: int | None = None
     names: int | None = None
 
@@ -1078,7 +1017,8 @@ def _last_id(model, *order: str) -> Subquery:
 
 
 def _board_room_query() -> QuerySet:
-    """The open tables (id, name, stakes, players seated, game open) in the board's order,
+    """The open tables (id, name, game, stakes, seats, players seated, game open) in the
+    board's order,
     each row with the lists' and the names' change markers (``BoardRoom``)."""
     big = BigIntegerField()
     marks = Waitlist.objects.order_by().annotate(
@@ -1113,12 +1053,14 @@ def _board_room_query() -> QuerySet:
                 output_field=big,
             ),
         )
-        .order_by("minimum_cents", "maximum_cents", "name")
+        .order_by("minimum_cents", "maximum_cents", "game", "name")
         .values_list(
             "pk",
             "name",
+            "game",
             "minimum_cents",
             "maximum_cents",
+            "seat_count",
             "seated_count",
             "game_open",
             "lists_mark",
@@ -1145,8 +1087,8 @@ def board_room() -> BoardRoom:
     if not rows:
         return BoardRoom()
     tables = tuple(
-        (pk, name, minimum, maximum, seated, bool(game_open))
-        for pk, name, minimum, maximum, seated, game_open, _, _ in rows
+        (pk, name, game, minimum, maximum, seats, seated, bool(game_open))
+        for pk, name, game, minimum, maximum, seats, seated, game_open, _, _ in rows
     )
     return BoardRoom(tables=tables, lists=int(rows[0][-2]), names=int(rows[0][-1]))
 
@@ -1164,7 +1106,8 @@ def _changes_at(view: ListView) -> datetime | None:
 def table_board(
     *, moment: datetime | None = None, room: BoardRoom | None = None
 ) -> list[BoardStakes]:
-    """What the room's table board shows, by stakes: the open tables (seated players, open
+    """What the room's table board shows, by game and stakes (the limits, then the game):
+    the open tables (seated players, open
     seats, game running), each list's players in order by their board names, and who is
     being called to which seat. A fixed number of queries whatever the size: the tables
     (``room``, read here unless given: read before the lists, so the board is never older
@@ -1172,22 +1115,23 @@ def table_board(
     moment = moment or now()
     room = room if room is not None else board_room()
     views = waitlist_views(moment=moment, seats=False)
-    by_stakes: dict[tuple[int, int], list[BoardTable]] = {}
+    by_stakes: dict[Stakes, list[BoardTable]] = {}
     names: dict[int, str] = {}
-    for pk, name, minimum, maximum, seated, game_open in room.tables:
+    for pk, name, game, minimum, maximum, seats, seated, game_open in room.tables:
         names[pk] = name
-        by_stakes.setdefault((minimum, maximum), []).append(
-            BoardTable(name, seated, max(len(SEATS) - seated, 0), game_open)
+        by_stakes.setdefault((game, minimum, maximum), []).append(
+            BoardTable(name, seated, max(seats - seated, 0), game_open)
         )
-    lists = {(v.waitlist.minimum_cents, v.waitlist.maximum_cents): v for v in views}
+    lists = {stakes_of_list(v.waitlist): v for v in views}
     board = []
-    for stakes in sorted(set(by_stakes) | set(lists)):
+    for stakes in sorted(set(by_stakes) | set(lists), key=lambda s: (s[1], s[2], s[0])):
         view = lists.get(stakes)
         entries = view.now.entries if view else ()
         board.append(
             BoardStakes(
-                minimum_cents=stakes[0],
-                maximum_cents=stakes[1],
+                game=stakes[0],
+                minimum_cents=stakes[1],
+                maximum_cents=stakes[2],
                 tables=tuple(by_stakes.get(stakes, ())),
                 has_list=view is not None,
                 waiting=tuple(view.player(e.player).board_name for e in entries),
@@ -1207,7 +1151,149 @@ def table_board(
     return board
 
 
-# --- Barred and self-restricted patrons (docs/rules.md §3.8) --------------------------------
+# --- A patron's own sign-in (docs/rules.md §3.8) ----------------------------------------------
+
+
+def patron_player(user) -> Player | None:
+    """The player whose own sign-in ``user`` is (``tables.models.PatronSignIn``); None for
+    staff, a signed-out visitor, an inactive account and everyone else."""
+    if user is None or not user.is_authenticated or user.is_staff or not user.is_active:
+        return None
+    link = PatronSignIn.objects.select_related("player").filter(user=user).first()
+    return link.player if link else None
+
+
+# --- Must-move tables and table changes (docs/rules.md §3.6) ------------------------------------
+# Kept apart from the waitlists' reads above: the lines of seated players offered a seat before
+# a list (``tables.rules.seat_requests``).
+
+
+@dataclass(frozen=True)
+class SeatOffer:
+    """An open seat offered first to seated players: the must-move line, then the table
+    changes, in order (those who passed this seat since it opened left out)."""
+
+    table: Table
+    seat: int
+    movers: tuple[seat_rules.Mover, ...]
+
+    @property
+    def first(self) -> seat_rules.Mover:
+        return self.movers[0]
+
+
+@dataclass(frozen=True)
+class SeatRequests:
+    """The must-move links in force with their players in the order they move, the open
+    table changes, and each open seat someone of them is offered first."""
+
+    must_moves: tuple[MustMove, ...]
+    must_move_players: Mapping[int, tuple[Seating, ...]]  # by must-move table, in order
+    table_changes: tuple[TableChange, ...]
+    offers: Mapping[tuple[int, int], SeatOffer]
+    seatings: Mapping[int, Seating]  # by player: where each of them sits
+
+    def player(self, player_id: int) -> Player:
+        return self.seatings[player_id].player
+
+    def offered(self, table_id: int, seat: int) -> SeatOffer | None:
+        return self.offers.get((table_id, seat))
+
+
+def must_move_list(*, active: bool = True) -> QuerySet[MustMove]:
+    rows = MustMove.objects.select_related("table", "main_table", "started_by", "ended_by")
+    return rows.filter(ended_at__isnull=True) if active else rows.order_by("-started_at", "-id")
+
+
+def table_change_list(*, open_only: bool = True) -> QuerySet[TableChange]:
+    rows = TableChange.objects.select_related(
+        "player", "from_table", "to_table", "asked_by", "ended_by", "moved_to__table"
+    )
+    return rows.filter(ended_at__isnull=True) if open_only else rows.order_by("-asked_at", "-id")
+
+
+def _opened_at(tables: Sequence[int]) -> dict[tuple[int, int], datetime]:
+    """When each seat of the tables was last left (a seat opens when its player leaves)."""
+    return {
+        (row["table_id"], row["seat"]): row["last"]
+        for row in Seating.objects.filter(table_id__in=tables, left_at__isnull=False)
+        .values("table_id", "seat")
+        .annotate(last=Max("left_at"))
+    }
+
+
+def seat_requests(*, moment: datetime | None = None) -> SeatRequests:
+    """The must-move and table-change lines and the open seats they are offered first, in a
+    fixed number of queries whatever the size of the floor."""
+    moment = moment or now()
+    links = tuple(must_move_list().order_by("started_at", "id"))
+    changes = list(table_change_list().order_by("asked_at", "id"))
+    feeding = {link.table_id for link in links}
+    seated = {
+        s.player_id: s
+        for s in Seating.objects.filter(left_at__isnull=True)
+        .filter(Q(table_id__in=feeding) | Q(player_id__in=[c.player_id for c in changes]))
+        .select_related("player", "table")
+    }
+    # A request whose player no longer sits at the table it was asked from is not offered.
+    changes = [
+        c
+        for c in changes
+        if c.player_id in seated and seated[c.player_id].table_id == c.from_table_id
+    ]
+    by_table: dict[int, list[Seating]] = {}
+    for s in seated.values():
+        if s.table_id in feeding:
+            by_table.setdefault(s.table_id, []).append(s)
+    players_of = {
+        t: tuple(sorted(rows, key=lambda s: (s.sat_at, s.pk))) for t, rows in by_table.items()
+    }
+    offers: dict[tuple[int, int], SeatOffer] = {}
+    if links or changes:
+        _tables, open_seats, _seated = _seats_by_stakes(moment)
+        candidates = [s for seats in open_seats.values() for s in seats]
+        opened = _opened_at([s.table.pk for s in candidates])
+        passes: dict[tuple[int, int], list[SeatPass]] = {}
+        for p in SeatPass.objects.filter(table_id__in={s.table.pk for s in candidates}):
+            passes.setdefault((p.table_id, p.seat), []).append(p)
+        mains = {link.main_table_id: link.table_id for link in links}
+        for open_seat in candidates:
+            table = open_seat.table
+            key = (table.pk, open_seat.seat)
+            since = open_seat.hold.until if open_seat.hold else opened.get(key)
+            passed = {p.player_id for p in passes.get(key, ()) if since is None or p.at >= since}
+            must = [
+                seat_rules.Mover(s.player_id, seat_rules.Line.MUST_MOVE, s.sat_at, s.table_id, s.pk)
+                for s in players_of.get(mains.get(table.pk), ())
+            ]
+            stakes = (table.minimum_cents, table.maximum_cents, table.game)
+            wanted = [
+                seat_rules.Mover(
+                    c.player_id, seat_rules.Line.TABLE_CHANGE, c.asked_at, c.from_table_id, c.pk
+                )
+                for c in changes
+                if c.from_table_id != table.pk
+                and (
+                    c.to_table_id == table.pk
+                    or (
+                        c.to_table_id is None
+                        and (c.minimum_cents, c.maximum_cents, c.from_table.game) == stakes
+                    )
+                )
+            ]
+            movers = seat_rules.offer_order(must, wanted, passed=passed)
+            if movers:
+                offers[key] = SeatOffer(table, open_seat.seat, tuple(movers))
+    return SeatRequests(
+        must_moves=links,
+        must_move_players=players_of,
+        table_changes=tuple(changes),
+        offers=offers,
+        seatings=seated,
+    )
+
+
+# --- Barred and self-restricted patrons (docs/rules.md §3.9) --------------------------------
 
 
 def exclusion_in_force(*, player_id: int, day: date | None = None) -> Exclusion | None:

@@ -63,10 +63,13 @@ class OptionsSerializer(serializers.Serializer):
     minimum_cents = serializers.IntegerField()
     maximum_cents = serializers.IntegerField()
     chip_unit_cents = serializers.IntegerField()
-    preflop_multiples = serializers.ListField(child=serializers.IntegerField())
-    trips_paytable = serializers.JSONField(help_text="a pay table's name, or its odds in full")
-    bad_beat_paytable = serializers.JSONField(allow_null=True)
-    backline_allowed = serializers.BooleanField()
+    # Ultimate Texas Hold'em's own options (a frozen EZ Baccarat sheet has none of them).
+    preflop_multiples = serializers.ListField(child=serializers.IntegerField(), required=False)
+    trips_paytable = serializers.JSONField(
+        help_text="a pay table's name, or its odds in full", required=False
+    )
+    bad_beat_paytable = serializers.JSONField(allow_null=True, required=False)
+    backline_allowed = serializers.BooleanField(required=False)
     deal_mode = serializers.ChoiceField(choices=DealMode.choices)
     max_consecutive_hands = serializers.IntegerField()
     offer_every_hand = serializers.BooleanField()

@@ -23,7 +23,7 @@ from cardroom.roles import Role
 from tests.builders.api import Floor
 from tests.builders.factories import UserFactory
 from tests.builders.floor import FrozenClock, Staff
-from tests.ci_guard import SkipGuard, ci_enabled
+from tests.ci_guard import SkipGuardPlugin, ci_enabled
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -31,33 +31,24 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 # No deadline anywhere: timing on a shared 2-core CI machine is noise, not a failure.
 # CI is also derandomized so a red run can be reproduced exactly.
-hypothesis_settings.register_profile("dev", deadline=None)
-hypothesis_settings.register_profile("ci", deadline=None, derandomize=True)
+# Example counts are a choice, not an accident: a pure property (rules, money arithmetic)
+# runs EXAMPLES, Hypothesis's usual 100, at microseconds each; a property or state machine
+# that writes to the database sets its own smaller count beside it, with why (a
+# database example costs tens of milliseconds, a state machine's example a whole session
+# of steps), and so does one that needs more to reach its rare cases.
+EXAMPLES = 100
+hypothesis_settings.register_profile("dev", deadline=None, max_examples=EXAMPLES)
+hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, max_examples=EXAMPLES)
 hypothesis_settings.load_profile("ci" if ci_enabled(os.environ) else "dev")
 
 # --- Skips fail CI -----------------------------------------------------------------------
 
-_skip_guard = SkipGuard()
+SKIP_GUARD = "cardroom-skip-guard"
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    _skip_guard.record(report)
-
-
-def pytest_collectreport(report: pytest.CollectReport) -> None:
-    # Module-level skips (e.g. pytest.importorskip) are reported at collection time.
-    _skip_guard.record(report)
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    message = _skip_guard.finish(session, os.environ)
-    if message:
-        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-        if reporter is not None:
-            reporter.line("")  # end the progress line first
-            reporter.write_line(message, red=True, bold=True)
-        else:
-            print(message, file=sys.stderr)
+def pytest_configure(config: pytest.Config) -> None:
+    # In every process of a parallel run too; only the controller's guard gives the verdict.
+    config.pluginmanager.register(SkipGuardPlugin(), SKIP_GUARD)
 
 
 # --- Service markers ----------------------------------------------------------------------
@@ -99,6 +90,59 @@ def requires_redis() -> None:
         pytest.skip(reason)
 
 
+# --- Running in parallel -------------------------------------------------------------------
+
+# `make test` runs the suite on every core with pytest-xdist, ``--dist loadgroup``: tests go
+# one by one to whichever worker is free, except those of one ``xdist_group``, which run on
+# one worker. Each worker has its own test database (pytest-django suffixes its name with the
+# worker's id, e.g. ``test_cardroom_gw0``), its own temporary directories and, when a test
+# needs one, its own Celery worker on a queue named for its session. Grouped here:
+# - every test of the session's real Celery worker: one worker process starts it, not each;
+# - a module whose tests share a module-scoped fixture (a browser, a floor built once, a
+#   computed slice): it is built once, on the worker that runs the module.
+CELERY_WORKER_GROUP = "celery-worker"
+
+
+def _module_of(item: pytest.Item) -> str:
+    return item.nodeid.split("::", 1)[0]
+
+
+def _shares_a_module_fixture(item: pytest.Item) -> bool:
+    """A fixture of ours (a plugin's have no base id: pytest-django's class-scoped autouse
+    one is in every test) set up once for several tests."""
+    fixtures = getattr(item, "_fixtureinfo", None)
+    definitions = fixtures.name2fixturedefs.values() if fixtures is not None else ()
+    return any(
+        d.scope in ("module", "class", "package") and d.baseid for defs in definitions for d in defs
+    )
+
+
+def xdist_groups(items: list[pytest.Item]) -> dict[pytest.Item, str]:
+    """The group of each item that has one under ``--dist loadgroup`` (the others run
+    anywhere). A module with a test of the Celery worker joins that group whole when its
+    tests share a module fixture (a browser launched once, not once per group)."""
+    with_worker = {_module_of(i) for i in items if "celery_worker_process" in i.fixturenames}
+    groups = {}
+    for item in items:
+        module = _module_of(item)
+        if "celery_worker_process" in item.fixturenames:
+            groups[item] = CELERY_WORKER_GROUP
+        elif _shares_a_module_fixture(item):
+            groups[item] = CELERY_WORKER_GROUP if module in with_worker else module
+    return groups
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the node ids
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    groups = xdist_groups(items)
+    for item, group in groups.items():
+        item.add_marker(pytest.mark.xdist_group(group))
+    # The tests marked slow start first (workers take tests in this order): one of them left
+    # for the end would keep one worker busy while the other has nothing to do. A test of a
+    # group stays with its module (its module fixtures are set up once).
+    items.sort(key=lambda item: item in groups or item.get_closest_marker("slow") is None)
+
+
 # --- A real Celery worker -------------------------------------------------------------------
 
 WORKER_START_TIMEOUT = 60.0
@@ -111,6 +155,7 @@ class WorkerProcess:
     queue: str
     database_url: str
     log_path: Path
+    media_root: Path
 
 
 def _worker_database_url(db: Mapping[str, Any], scratch: Path) -> str:
@@ -195,7 +240,12 @@ def celery_worker_process(
     log_path = scratch / "worker.log"
     # django_db_setup has run, so NAME is now the test database's name. What the worker
     # itself sends (its start's sweep) comes back to its queue.
-    env = worker_environment(scratch, redis_url=settings.REDIS_URL, queue=queue)
+    # Report files go under a media root of this session's own: another xdist worker's test
+    # database hands out the same report ids, and its worker stores and purges files too.
+    media_root = scratch / "media"
+    env = worker_environment(
+        scratch, redis_url=settings.REDIS_URL, queue=queue, MEDIA_ROOT=str(media_root)
+    )
     database_url = env["DATABASE_URL"]
     command = [
         sys.executable, "-m", "celery", "-A", "cardroom", "worker",
@@ -214,7 +264,7 @@ def celery_worker_process(
         if problem := _await_ping(app, nodename, proc):
             _stop(proc)
             pytest.fail(f"Celery worker not ready: {problem}; its log:\n{_log_tail(log_path)}")
-        yield WorkerProcess(proc.pid, nodename, queue, database_url, log_path)
+        yield WorkerProcess(proc.pid, nodename, queue, database_url, log_path, media_root)
     finally:
         _stop(proc)
         app.conf.update(saved)
@@ -226,9 +276,9 @@ def celery_worker_process(
 
 
 @pytest.fixture
-def worker_media(settings) -> None:
+def worker_media(settings, celery_worker_process: WorkerProcess) -> None:
     """The media root the session's worker stores report files under (it was started with it)."""
-    settings.MEDIA_ROOT = os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media"))
+    settings.MEDIA_ROOT = str(celery_worker_process.media_root)
 
 
 # --- Every test -----------------------------------------------------------------------------

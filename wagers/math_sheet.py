@@ -11,12 +11,14 @@ One model for every place the sheet is shown: the console's game math page
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from cardroom.figures import number, odds, one_in, percent
+from games.interface import Game
 from tables.rules.hands import Category
 from tables.rules.options import GameOptions
-from tables.rules.paytables import BLIND, PayTable
+from tables.rules.paytables import BLIND, PayTable, paytable_label
 from wagers.rules.gamemath import (
     FLOP_DECISION,
     RANKS,
@@ -155,7 +157,7 @@ def hand_words(category: Category) -> str:
 
 
 def paytable_name(table: PayTable) -> str:
-    return "custom (given in full)" if table.name == "custom" else table.name
+    return paytable_label(table.name)
 
 
 def multiples_words(multiples) -> str:
@@ -296,3 +298,54 @@ def math_sheet(options: GameOptions) -> MathSheet:
         base_game_about=BASE_GAME_ABOUT,
         card=strategy_card(math.base_game),
     )
+
+
+# --- A game described by its figures alone (EZ Baccarat: no decisions, no strategy card) ------
+
+
+@dataclass(frozen=True)
+class FigureRow:
+    """One wager's figures in words: its exact house edge to 4 decimals of a percent, how
+    often it wins, its standard deviation."""
+
+    wager: str
+    house_edge: str
+    hit_frequency: str
+    hits: str
+    std_dev: str
+
+
+@dataclass(frozen=True)
+class FiguresSheet:
+    """The math sheet of a game whose figures are each wager's (``Game.sheet_math``): the
+    options they are for, then a row per wager in the layout's order."""
+
+    game: str
+    options: tuple[tuple[str, str], ...]
+    rows: tuple[FigureRow, ...]
+    about: str = (
+        "Exact figures over every order of the cards drawn from a full shoe (off the top), per "
+        "unit wagered: the house edge counts the hands that push like any other; a hit is a "
+        "winning hand."
+    )
+
+
+def figures_sheet(game: Game, values: dict, options: tuple[tuple[str, str], ...]) -> FiguresSheet:
+    """The figures sheet of ``game`` for a table's sheet ``values`` (a snapshot), with its
+    options in words (``tables.options.own_option_words``)."""
+    math = game.sheet_math(values)
+    rows = []
+    for square in game.squares:
+        figures = math[square.name]
+        hit = Decimal(figures["hit_frequency"])
+        edge = figures.get("house_edge_percent") or percent(Decimal(figures["house_edge"]))
+        rows.append(
+            FigureRow(
+                wager=square.label,
+                house_edge=edge,
+                hit_frequency=percent(hit),
+                hits=one_in(hit),
+                std_dev=number(Decimal(figures["std_dev"])),
+            )
+        )
+    return FiguresSheet(game=game.name, options=options, rows=tuple(rows))

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from cardroom.money import dollars
 from tables.models import Hand, Player, Round, Table
 
 
@@ -132,12 +133,14 @@ class LedgerEntry(models.Model):
     label = models.CharField(max_length=32, blank=True)  # e.g. the wager: "ante", "trips"
 
     class Meta:
+        verbose_name_plural = "ledger entries"
         ordering = ["id"]
         indexes = [models.Index(fields=["account", "transaction"])]
         constraints = [models.CheckConstraint(condition=~Q(amount_cents=0), name="entry_not_zero")]
 
     def __str__(self) -> str:
-        return f"{self.account}: {self.amount_cents:+d}"
+        sign = "+" if self.amount_cents > 0 else ""
+        return f"{self.account}: {sign}{dollars(self.amount_cents)}"
 
 
 # The transactions that bring chips to a table or take them back to the cage, each caused
@@ -178,7 +181,9 @@ class CageSlip(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.amount_cents} {self.player} at {self.table}"
+        return (
+            f"{self.get_kind_display()} {dollars(self.amount_cents)} {self.player} at {self.table}"
+        )
 
 
 class Bet(models.Model):
@@ -193,6 +198,12 @@ class Bet(models.Model):
     trips_cents = models.PositiveIntegerField(default=0)
     bad_beat_cents = models.PositiveIntegerField(default=0)
     play_cents = models.PositiveIntegerField(default=0)
+    # EZ Baccarat's squares (docs/rules.md §14.4): one base wager, Player or Banker.
+    player_cents = models.PositiveIntegerField(default=0, db_default=0)
+    banker_cents = models.PositiveIntegerField(default=0, db_default=0)
+    tie_cents = models.PositiveIntegerField(default=0, db_default=0)
+    dragon_7_cents = models.PositiveIntegerField(default=0, db_default=0)
+    panda_8_cents = models.PositiveIntegerField(default=0, db_default=0)
     placed_at = models.DateTimeField()
 
     class Meta:
@@ -206,6 +217,22 @@ class Bet(models.Model):
             models.CheckConstraint(
                 condition=Q(bad_beat_cents=0) | Q(ante_cents__gt=0),
                 name="bad_beat_needs_ante_and_blind",
+            ),
+            models.CheckConstraint(
+                condition=Q(player_cents=0) | Q(banker_cents=0),
+                name="baccarat_one_base_wager",
+            ),
+            models.CheckConstraint(
+                condition=Q(tie_cents=0, dragon_7_cents=0, panda_8_cents=0)
+                | Q(player_cents__gt=0)
+                | Q(banker_cents__gt=0),
+                name="baccarat_side_wagers_need_a_base_wager",
+            ),
+            # A bet is on one game's squares: a hand is one game's.
+            models.CheckConstraint(
+                condition=Q(ante_cents=0, trips_cents=0, bad_beat_cents=0, play_cents=0)
+                | Q(player_cents=0, banker_cents=0, tie_cents=0, dragon_7_cents=0, panda_8_cents=0),
+                name="bet_on_one_games_squares",
             ),
         ]
 
@@ -221,6 +248,11 @@ class Bet(models.Model):
             + self.trips_cents
             + self.bad_beat_cents
             + self.play_cents
+            + self.player_cents
+            + self.banker_cents
+            + self.tie_cents
+            + self.dragon_7_cents
+            + self.panda_8_cents
         )
 
 
@@ -239,6 +271,7 @@ class PlayerDealerBank(models.Model):
     exhausted = models.BooleanField(null=True)
 
     class Meta:
+        verbose_name = "player-dealer bank"
         constraints = [
             models.CheckConstraint(condition=Q(amount_cents__gt=0), name="bank_above_zero"),
             models.CheckConstraint(
@@ -252,7 +285,7 @@ class PlayerDealerBank(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.round} bank {self.amount_cents}"
+        return f"{self.round} bank {dollars(self.amount_cents)}"
 
 
 class SettlementLine(models.Model):
@@ -298,7 +331,9 @@ class RoundTheo(models.Model):
     0004).
 
     Theo is the player-dealer's expected gain from the wagers on the layout (every bettor,
-    seated and backline): each Ante times the base game's house edge (the Ante standing for
+    seated and backline), each wager times its house edge by the table's game
+    (``games.interface.Game.theo``; EZ Baccarat: each square its own, ``squares``). Ultimate
+    Texas Hold'em: each Ante times the base game's house edge (the Ante standing for
     the Ante, the Blind and the Play to come), each Trips and Bad Beat wager times its own,
     under the round's frozen options. It is before fees and ignores coverage. The spread is
     the sum of the wagers' standard deviations, an upper bound on the hand's. Both in cents,
@@ -314,11 +349,16 @@ class RoundTheo(models.Model):
     trips_cents = models.BigIntegerField()
     bad_beat_cents = models.BigIntegerField()
     # The house edges used (per unit wagered; the base game per unit of Ante).
-    base_game_edge = models.DecimalField(max_digits=20, decimal_places=12)
-    trips_edge = models.DecimalField(max_digits=20, decimal_places=12)
+    # Ultimate Texas Hold'em's edges (null at a table of another game: see ``squares``).
+    base_game_edge = models.DecimalField(max_digits=20, decimal_places=12, null=True, blank=True)
+    trips_edge = models.DecimalField(max_digits=20, decimal_places=12, null=True, blank=True)
     bad_beat_edge = models.DecimalField(  # null: the table offers no Bad Beat
         max_digits=20, decimal_places=12, null=True, blank=True
     )
+    # Every square of the round's game wagered before "no more bets", any game: its cents on
+    # the layout and the house edge used, by name (``{"banker": {"cents": 1000, "house_edge":
+    # "0.010183..."}}``).
+    squares = models.JSONField(default=dict, db_default={})
     recorded_at = models.DateTimeField()
 
     class Meta:
@@ -329,7 +369,7 @@ class RoundTheo(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.round} theo {self.theo_cents}"
+        return f"{self.round} theo {dollars(self.theo_cents)}"
 
 
 # --- Title 31 (docs/rules.md §10.7) ---------------------------------------------------------

@@ -19,6 +19,11 @@ the rules core from what is stored of it:
   outcome, paid, collected, returned and unpaid uncovered, the fraction rounded off), the
   bank's net and whether it was exhausted.
 
+A hand of a game dealt from a shoe (EZ Baccarat, ``games.interface.Game.cards``) is played
+again from its coup: the Player and Banker hands as stored, dealt again in dealing order by the
+drawing rules, a run of the cards recorded against its shoe; each bettor's wagers; the bank W;
+every line and the bank's net by the game's settlement (``Game.settle``, docs/rules.md §14.6).
+
 A round whose cards are not a deal, or whose decisions break the rules, is reported and not
 played again (there is nothing sound to play it from). Rounds stream in batches of ``BATCH``
 (five queries a batch, in the caller's snapshot); each options sheet is read once.
@@ -37,13 +42,15 @@ from django.db.models.functions import Cast
 
 from cardroom.errors import RuleError, State
 from cardroom.money import dollars
+from games.interface import Game, RoundCards, SeatWagers
+from games.registry import OPENING_SQUARES
+from games.registry import game as game_of_key
 from tables import options as table_options
 from tables.models import DealMode, Hand, HandDecision, HandResultChoice, Round
 from tables.rules.cards import Card, ensure_distinct, parse_cards
 from tables.rules.decisions import Action, Decision, DecisionRecord, Street
 from tables.rules.deck import deal
 from tables.rules.hands import Category
-from tables.rules.options import GameOptions
 from wagers.math_sheet import hand_words
 from wagers.models import Bet, SettlementLine
 from wagers.rules.layout import play_stake
@@ -99,6 +106,10 @@ LINE_FIELDS = (
     "outcome", "paid_cents", "collected_cents", "returned_uncovered_cents",
     "unpaid_uncovered_cents", "rounded_off_cents", "bet__account_id",
 )  # fmt: skip
+# The squares of the games after the first, each a ``Bet`` column read after the Play.
+OTHER_SQUARES = tuple(
+    square for square in OPENING_SQUARES if square not in ("ante", "blind", "trips", "bad_beat")
+)
 ROUNDED_OFF = Decimal("0.000001")  # SettlementLine.rounded_off_cents: six places
 NOTHING_ROUNDED = Decimal("0.000000")
 
@@ -111,7 +122,8 @@ class _Hand:
     category: str
     result: str
     decisions: list[tuple[str, str, int]] = field(default_factory=list)
-    # (pk, bettor, account, ante, blind, trips, bad beat, play), by bettor
+    # (pk, bettor, account, ante, blind, trips, bad beat, play, then the other games'
+    # squares: ``OTHER_SQUARES``), by bettor
     bets: list[tuple] = field(default_factory=list)
 
 
@@ -127,6 +139,9 @@ class _Round:
     dealer_category: str
     dealer_qualifies: bool | None
     bank: tuple[int, int | None, bool | None] | None  # W, net, exhausted
+    player_cards: object = None  # a coup's hands (a game dealt from a shoe)
+    banker_cards: object = None
+    shoe_dealt: object = None  # the cards recorded against the round's shoe, in order
     hands: list[_Hand] = field(default_factory=list)
     lines: list[tuple] = field(default_factory=list)
 
@@ -185,6 +200,7 @@ def _batches() -> Iterator[list[_Round]]:
                 "pk", "player_dealer_seat", "options_text", "deal_mode", "shuffled_deck",
                 "dealer_hole", "board", "dealer_category", "dealer_qualifies",
                 "bank__amount_cents", "bank__net_cents", "bank__exhausted", "bank__pk",
+                "player_cards", "banker_cards", "shoe__dealt",
             )[:BATCH]
         )  # fmt: skip
         if not rows:
@@ -193,10 +209,11 @@ def _batches() -> Iterator[list[_Round]]:
             pk: _Round(
                 pk, seat, options, mode, deck, hole, board, category, qualifies,
                 None if bank_pk is None else (amount, net, exhausted),
+                player, banker, dealt,
             )
             for (
                 pk, seat, options, mode, deck, hole, board, category, qualifies, amount, net,
-                exhausted, bank_pk,
+                exhausted, bank_pk, player, banker, dealt,
             ) in rows
         }  # fmt: skip
         ids = list(rounds)
@@ -220,6 +237,7 @@ def _batches() -> Iterator[list[_Round]]:
             .values_list(
                 "hand_id", "pk", "bettor", "account_id", "ante_cents", "blind_cents",
                 "trips_cents", "bad_beat_cents", "play_cents",
+                *(f"{square}_cents" for square in OTHER_SQUARES),
             )
         ):  # fmt: skip
             hands[hand_id].bets.append(tuple(bet))
@@ -241,11 +259,16 @@ class _Options:
     by the JSON text the database gives."""
 
     def __init__(self) -> None:
-        self._read: dict[str, GameOptions] = {}
+        self._read: dict[str, tuple[Game, object]] = {}
 
-    def __call__(self, options: str) -> GameOptions:
+    def __call__(self, options: str) -> tuple[Game, object]:
+        """The sheet's game and its rules core's options."""
         if options not in self._read:
-            self._read[options] = table_options.game_options(json.loads(options))
+            values = json.loads(options)
+            self._read[options] = (
+                game_of_key(values.get("game")),
+                table_options.rules_options(values),
+            )
         return self._read[options]
 
 
@@ -272,7 +295,7 @@ class _Replay:
         )
 
 
-def _records(replay: _Replay, options: GameOptions) -> dict[int, DecisionRecord] | None:
+def _records(replay: _Replay, options) -> dict[int, DecisionRecord] | None:
     """Each hand's decisions by the rules, complete; None if any breaks them."""
     order = {street.value: index for index, street in enumerate(Street)}
     records, sound = {}, True
@@ -365,14 +388,19 @@ def _dealt_cards(replay: _Replay):
 
 
 def _stakes(bet: tuple) -> Stakes:
-    _, _, _, ante, blind, trips, bad_beat, play = bet
+    _, _, _, ante, blind, trips, bad_beat, play, *_ = bet
     return Stakes(ante=ante, blind=blind, play=play, trips=trips, bad_beat=bad_beat)
+
+
+def _squares(bet: tuple) -> dict[str, int]:
+    """A bet's stakes on the other games' squares, by name."""
+    return dict(zip(OTHER_SQUARES, bet[8:], strict=True))
 
 
 def _plays(replay: _Replay, records: dict[int, DecisionRecord]) -> None:
     for hand in replay.round.hands:
         multiple = records[hand.seat].play_multiple
-        for _, bettor, account, ante, *_, play in hand.bets:
+        for _, bettor, account, ante, _, _, _, play, *_ in hand.bets:
             expected = play_stake(ante, multiple)
             if play != expected:
                 replay.differs(
@@ -499,15 +527,63 @@ def _compare_bank(replay: _Replay, settlement: Settlement) -> None:
 
 
 def play_again(round_: _Round, options: _Options) -> list[Difference]:
-    """The differences between a settled round's records and the round played again."""
+    """The differences between a settled round's records and the round played again, by the
+    kind of its game (``games.interface.Game.cards``)."""
     replay = _Replay(round_)
     try:
-        game = options(round_.options)
+        game, sheet = options(round_.options)
     except (RuleError, KeyError, TypeError, ValueError) as error:
         problem = error.message if isinstance(error, RuleError) else f"no {error}"
         replay.differs(NOT_A_DEAL, "the round's options", "an options sheet", problem)
         return replay.found
-    records = _records(replay, game)
+    return _PLAY_AGAIN[game.cards](replay, game, sheet)
+
+
+def _in_order(cards: list, dealt: list) -> bool:
+    """Whether ``cards`` are a run of ``dealt``, in order."""
+    size = len(cards)
+    return any(dealt[start : start + size] == cards for start in range(len(dealt) - size + 1))
+
+
+def _play_again_a_coup(replay: _Replay, game: Game, sheet) -> list[Difference]:
+    """A coup played again (docs/rules.md §14): its two hands dealt again by the drawing
+    rules, a run of the cards recorded against its shoe, every wager settled again."""
+    round_ = replay.round
+    if round_.bank is None:
+        replay.differs(NO_BANK, "the bank", "a bank", "none")
+        return replay.found
+    player, banker = list(round_.player_cards or ()), list(round_.banker_cards or ())
+    order = [*player[:1], *banker[:1], *player[1:2], *banker[1:2], *player[2:], *banker[2:]]
+    if not order or not _in_order(order, list(round_.shoe_dealt or ())):
+        replay.differs(
+            NOT_THE_DECKS, "the coup", "cards dealt from its shoe, in order", _cards_text(order)
+        )
+        return replay.found
+    seats = [
+        SeatWagers(seat=hand.seat, bettors=tuple(_squares(bet) for bet in hand.bets))
+        for hand in round_.hands
+        if hand.bets
+    ]
+    try:
+        settlement = game.settle(
+            sheet,
+            round_.player_dealer_seat,
+            round_.bank[0],
+            seats,
+            RoundCards(player=tuple(player), banker=tuple(banker)),
+        )
+    except RuleError as error:
+        replay.differs(NOT_A_DEAL, "the coup", "a coup the rules can settle", error.message)
+        return replay.found
+    _compare_lines(replay, settlement)
+    _compare_bank(replay, settlement)
+    return replay.found
+
+
+def _play_again_a_deal(replay: _Replay, game: Game, sheet) -> list[Difference]:
+    """A hand dealt from a fresh deck played again (Ultimate Texas Hold'em)."""
+    round_ = replay.round
+    records = _records(replay, sheet)
     if records is None:
         return replay.found
     _plays(replay, records)
@@ -532,7 +608,7 @@ def play_again(round_: _Round, options: _Options) -> list[Difference]:
         for hand in round_.hands
     ]
     try:
-        outcome = play_out(round_.player_dealer_seat, dealer, board, seats, round_.bank[0], game)
+        outcome = play_out(round_.player_dealer_seat, dealer, board, seats, round_.bank[0], sheet)
     except RuleError as error:
         replay.differs(NOT_A_DEAL, "the hand", "a hand the rules can settle", error.message)
         return replay.found
@@ -540,6 +616,10 @@ def play_again(round_: _Round, options: _Options) -> list[Difference]:
     _compare_lines(replay, outcome.settlement)
     _compare_bank(replay, outcome.settlement)
     return replay.found
+
+
+# How a settled hand is played again, by the kind of its game (``Game.cards``).
+_PLAY_AGAIN = {"deck": _play_again_a_deal, "shoe": _play_again_a_coup}
 
 
 def settled_hands() -> Iterator[Difference]:

@@ -32,6 +32,7 @@ from cardroom.errors import State, StateError
 from cardroom.filtering import filter_queryset
 from cardroom.gaming_day import gaming_day_of, gaming_day_window
 from cardroom.money import dollars
+from games.registry import game as game_of_key
 from tables import options as table_options
 from tables.models import HandDecision, Player, Round, Seating
 from tables.rules.decisions import Action
@@ -52,9 +53,8 @@ from wagers.models import (
     TransactionKind,
 )
 from wagers.rules import title31 as title31_rules
-from wagers.rules.layout import BankAction, action_against_the_bank
+from wagers.rules.layout import BankAction
 from wagers.rules.theo import Comparison
-from wagers.rules.wagers import Stakes
 
 
 def settlement_lines(round_id: int) -> QuerySet[SettlementLine]:
@@ -390,22 +390,18 @@ def layout_exposure(round_: Round | None) -> BankAction | None:
     bank = getattr(round_, "bank", None)
     if not bank:
         return None
+    game = game_of_key(round_.options.get("game"))
+    if game.exposure is None:
+        return None
     layout = {
         hand.seat: [
-            Stakes(
-                ante=bet.ante_cents,
-                blind=bet.blind_cents,
-                trips=bet.trips_cents,
-                bad_beat=bet.bad_beat_cents,
-            )
+            {name: getattr(bet, f"{name}_cents") for name in game.opening_squares}
             for bet in hand.bets.all()
         ]
         for hand in round_.hands.all()
     }
-    options = table_options.game_options(round_.options)
-    return action_against_the_bank(
-        bank.amount_cents, round_.player_dealer_seat, layout, options=options
-    )
+    options = table_options.rules_options(round_.options)
+    return game.exposure(bank.amount_cents, round_.player_dealer_seat, layout, options)
 
 
 def account_list(*, filters=None) -> QuerySet[Account]:
@@ -584,3 +580,13 @@ def overdue_ctr_count() -> int:
     return CurrencyTransactionReport.objects.filter(
         filed_at__isnull=True, due_on__lt=today()
     ).count()
+
+
+def ledger_lines(player: Player, *, limit: int = 200) -> QuerySet[LedgerEntry]:
+    """The player's own ledger lines, newest first: every entry on their chips at a table
+    (a patron's chips, a TPPP's bankroll), with its transaction and table."""
+    return (
+        LedgerEntry.objects.filter(account__player=player, account__kind__in=CHIP_ACCOUNT_KINDS)
+        .select_related("transaction", "account__table")
+        .order_by("-transaction__at", "-id")[:limit]
+    )

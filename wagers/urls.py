@@ -21,6 +21,8 @@ urlpatterns = [
         name="calculator-settle",
     ),
     path("game-math/", apis.GameMathApi.as_view(), name="game-math"),
+    # A patron's own bankroll (docs/rules.md §3.8): their own only, no id to name another's.
+    path("me/bankroll/", apis.MyBankrollApi.as_view(), name="me-bankroll"),
     path(f"{table}game-math/", apis.TableGameMathApi.as_view(), name="table-game-math"),
     path(f"{table}chips/buy-in/", apis.ChipsBuyInApi.as_view(), name="chips-buy-in"),
     path(f"{table}chips/cash-out/", apis.ChipsCashOutApi.as_view(), name="chips-cash-out"),

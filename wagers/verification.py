@@ -37,8 +37,10 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast
 
-from cardroom.errors import State
+from cardroom.errors import FINISHED_ROUND_STATES, State
 from cardroom.money import dollars
+from cardroom.sql import literals
+from games.registry import OPENING_SQUARES
 from tables.models import Player, Round
 from wagers.models import (
     CAGE_SLIP_KINDS,
@@ -65,10 +67,13 @@ from wagers.rules.postings import (
     void_bet_legs,
     wager_legs,
 )
-from wagers.rules.wagers import OPENING_SQUARES, bettor_label
+from wagers.rules.wagers import bettor_label
 
-FINISHED = (State.SETTLED.value, State.VOIDED.value)
-# The squares of a bet: the opening wagers and the Play (``Bet.total``).
+# The states as the checks' SQL names them (``cardroom.sql.literals``): never written out.
+FINISHED_SQL = literals(FINISHED_ROUND_STATES)
+SETTLED_SQL = literals([State.SETTLED])
+VOIDED_SQL = literals([State.VOIDED])
+# The squares of a bet, every game's: the opening wagers and the Play (``Bet.total``).
 BET_SQUARES = (*OPENING_SQUARES, "play")
 # Transactions that move a round's own accounts; each carries the round.
 ROUND_MONEY_KINDS = (
@@ -186,10 +191,7 @@ def leg_check(
         key, scope = "t.id", ""
     else:
         key = "t.round_id"
-        scope = (
-            "JOIN tables_round r ON r.id = t.round_id"
-            f" AND r.state IN ('{FINISHED[0]}', '{FINISHED[1]}')"
-        )
+        scope = f"JOIN tables_round r ON r.id = t.round_id AND r.state IN ({FINISHED_SQL})"
     kinds_sql = ", ".join(f"'{kind}'" for kind in kinds)
 
     def build() -> tuple[str, list]:
@@ -318,17 +320,17 @@ LEG_CHECKS = {
     "wagers posted differ from the bets": leg_check(
         row="round",
         kinds=[TransactionKind.WAGER],
-        sources=[_bet_source(FINISHED, wager_legs(_bet_squares()))],
+        sources=[_bet_source(FINISHED_ROUND_STATES, wager_legs(_bet_squares()))],
     ),
     "plays posted differ from the bets": leg_check(
         row="round",
         kinds=[TransactionKind.PLAY],
-        sources=[_bet_source(FINISHED, play_legs(F("play_cents")))],
+        sources=[_bet_source(FINISHED_ROUND_STATES, play_legs(F("play_cents")))],
     ),
     "bank posted differs from the bank": leg_check(
         row="round",
         kinds=[TransactionKind.BANK_POSTED],
-        sources=[_bank_sources(FINISHED, bank_posted_legs(F("amount_cents")))],
+        sources=[_bank_sources(FINISHED_ROUND_STATES, bank_posted_legs(F("amount_cents")))],
     ),
     "void returns differ from the bets and the bank": leg_check(
         row="round",
@@ -381,6 +383,7 @@ def _reversals() -> tuple[str, list]:
 _round_money_kinds = ", ".join(f"'{kind}'" for kind in ROUND_MONEY_KINDS)
 _chip_kinds = ", ".join(f"'{kind}'" for kind in CHIP_KINDS)
 _wager_of_line = " ".join(f"WHEN '{square}' THEN b.{square}_cents" for square in BET_SQUARES)
+_bet_total_sql = " + ".join(f"b.{square}_cents" for square in BET_SQUARES)
 
 CHECKS = {
     "unbalanced transaction": Check(
@@ -419,7 +422,7 @@ CHECKS = {
           FROM tables_round r
           JOIN wagers_account a ON a.round_id = r.id
           JOIN wagers_ledgerentry e ON e.account_id = a.id
-         WHERE r.state IN ('{FINISHED[0]}', '{FINISHED[1]}')
+         WHERE r.state IN ({FINISHED_SQL})
          GROUP BY r.id, a.id
         HAVING SUM(e.amount_cents) <> 0
         """,
@@ -440,11 +443,11 @@ CHECKS = {
     ),
     "settlement lines disagree with the bank's result": Check(
         row="round",
-        sql="""
+        sql=f"""
         SELECT b.round_id, b.round_id, NULL, NULL,
                COALESCE(SUM(l.collected_cents - l.paid_cents), 0), b.net_cents
           FROM wagers_playerdealerbank b
-          JOIN tables_round r ON r.id = b.round_id AND r.state = 'settled'
+          JOIN tables_round r ON r.id = b.round_id AND r.state = {SETTLED_SQL}
           LEFT JOIN wagers_settlementline l ON l.round_id = b.round_id
          GROUP BY b.round_id, b.net_cents
         HAVING b.net_cents IS NULL
@@ -453,17 +456,15 @@ CHECKS = {
     ),
     "bets disagree with their settlement lines": Check(
         row="bet",
-        sql="""
-        SELECT b.id, h.round_id, NULL, b.account_id,
-               b.ante_cents + b.blind_cents + b.trips_cents + b.bad_beat_cents + b.play_cents,
+        sql=f"""
+        SELECT b.id, h.round_id, NULL, b.account_id, {_bet_total_sql},
                COALESCE(SUM(l.stake_cents), 0)
           FROM wagers_bet b
           JOIN tables_hand h ON h.id = b.hand_id
-          JOIN tables_round r ON r.id = h.round_id AND r.state = 'settled'
+          JOIN tables_round r ON r.id = h.round_id AND r.state = {SETTLED_SQL}
           LEFT JOIN wagers_settlementline l ON l.bet_id = b.id
          GROUP BY b.id, h.round_id, b.account_id
-        HAVING b.ante_cents + b.blind_cents + b.trips_cents + b.bad_beat_cents + b.play_cents
-               <> COALESCE(SUM(l.stake_cents), 0)
+        HAVING {_bet_total_sql} <> COALESCE(SUM(l.stake_cents), 0)
         """,
     ),
     "settlement line is not its bet's": Check(
@@ -642,7 +643,7 @@ def counts() -> dict[str, int]:
         cursor.execute(
             "SELECT (SELECT COUNT(*) FROM wagers_ledgertransaction),"
             " (SELECT COUNT(*) FROM wagers_account),"
-            " (SELECT COUNT(*) FROM tables_round WHERE state IN ('settled', 'voided')),"
+            f" (SELECT COUNT(*) FROM tables_round WHERE state IN ({FINISHED_SQL})),"
             " (SELECT COUNT(*) FROM wagers_cageslip)"
         )
         transactions, accounts, rounds, slips = cursor.fetchone()

@@ -3,7 +3,6 @@ from decimal import Decimal
 from django import template
 
 from cardroom import money
-from fees.filing import SQUARE_NAMES
 from tables.models import HandResultChoice
 from tables.rules.counters import one_decimal
 from wagers.rules.theo import std_devs_text
@@ -21,6 +20,15 @@ def dollars(cents) -> str:
     if cents is None or cents == "":
         return ""
     return money.dollars(cents if isinstance(cents, Decimal) else int(cents))
+
+
+@register.filter
+def signed_dollars(cents) -> str:
+    """A result in dollars with its sign: ``+$10.00``, ``-$5.00``, ``$0.00``."""
+    if cents is None or cents == "":
+        return ""
+    amount = int(cents)
+    return ("+" if amount > 0 else "-" if amount < 0 else "") + money.dollars(abs(amount))
 
 
 @register.filter
@@ -80,7 +88,7 @@ def bettor(label) -> str:
 @register.filter
 def squares(names) -> str:
     """Betting squares as the layout names them: ["ante", "bad_beat"] -> "Ante, Bad Beat"."""
-    return ", ".join(SQUARE_NAMES.get(name, words(name)) for name in names or ())
+    return ", ".join(wager(name) for name in names or ())
 
 
 @register.filter
@@ -94,5 +102,5 @@ def hand_result(category, result) -> str:
 
 @register.filter
 def in_force(exclusion, day) -> bool:
-    """A barring or self-restriction in force on ``day`` (docs/rules.md §3.8)."""
+    """A barring or self-restriction in force on ``day`` (docs/rules.md §3.9)."""
     return exclusion.in_force_on(day)

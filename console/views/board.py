@@ -23,7 +23,6 @@ import secrets
 from datetime import datetime
 
 from django.conf import settings
-from django.db import connection
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.defaultfilters import date as date_format
@@ -56,12 +55,10 @@ def _seconds() -> int:
 
 
 def _key(version: tuple, slice_: int) -> str:
-    """The panel of this room at this version, in this slice of time. The database (host,
-    port and name) keeps two rooms sharing one cache apart."""
-    db = connection.settings_dict
-    room = (db.get("HOST"), db.get("PORT"), db["NAME"])
-    digest = hashlib.sha256(repr((room, version)).encode()).hexdigest()
-    return f"board:{db['NAME']}:{slice_}:{digest}"
+    """The panel of this room at this version, in this slice of time. The key names the
+    deployment (``sharedcache.key``), so two rooms sharing one cache are kept apart."""
+    digest = hashlib.sha256(repr(version).encode()).hexdigest()
+    return sharedcache.key("board", slice_, digest)
 
 
 def _draw(moment: datetime, room=None) -> tuple[str, datetime | None]:

@@ -17,12 +17,13 @@ from django.shortcuts import get_object_or_404, render
 
 from cardroom import bounds
 from cardroom.errors import Rule, RuleError, StateError, describe
+from games.catalog import CHOICES as GAME_CHOICES
+from games.registry import settle_request
 from tables.models import Round
 from wagers import selectors as money_selectors
-from wagers.rules.calculator import settle_request
 
 from .. import selectors
-from ..calculator_forms import UthCalculatorForm, initial_from
+from ..calculator_forms import form_for, initial_for
 from ..permissions import console_view
 
 MAX_HAND_TEXT = 100_000  # characters: a hand in the calculator's format is a few thousand
@@ -44,28 +45,35 @@ def _from_json(text: str) -> tuple[dict | None, dict | None, str]:
         where = f"{refused.field}: " if refused.field else ""
         return hand, None, where + describe(refused)
     except ValueError as refused:  # not JSON, or nested too deep
-        return None, None, f"the hand is not the calculator's JSON: {refused}"
+        return (
+            None,
+            None,
+            f"the hand is not the calculator's JSON: {bounds.json_problem_words(refused)}",
+        )
 
 
-def _form_for(hand) -> tuple[UthCalculatorForm, bool]:
-    """The form filled with ``hand``, and whether it could hold it (else it is left empty and
-    the hand is edited as JSON)."""
-    initial = initial_from(hand) if hand is not None else None
-    return UthCalculatorForm(initial=initial), initial is not None or hand is None
+def _form_for(hand, game: str | None = None):
+    """The form of the hand's game filled with ``hand``, and whether it could hold it (else it
+    is left empty and the hand is edited as JSON)."""
+    if hand is None:
+        return form_for(game)(), True
+    form, initial = initial_for(hand)
+    return form(initial=initial), initial is not None
 
 
 @console_view("view_floor")
 def calculator(request):
     text, result, error, opened, came_in = "", None, "", None, ""
-    form, held = UthCalculatorForm(), True
+    chosen = request.POST.get("game") or request.GET.get("game") or None
+    form, held = _form_for(None, chosen)
     if request.method == "POST" and "hand" in request.POST:
         came_in = JSON
         text = request.POST.get("hand", "")
         hand, result, error = _from_json(text)
-        form, held = _form_for(hand)
+        form, held = _form_for(hand, chosen)
     elif request.method == "POST":
         came_in = FORM
-        form = UthCalculatorForm(request.POST)
+        form = form_for(chosen)(request.POST)
         if form.is_valid():
             hand = form.hand()
             text = json.dumps(hand, indent=2)
@@ -104,5 +112,7 @@ def calculator(request):
         "held": held,
         "json_open": came_in == JSON or not held,
         "all_cards": selectors.all_cards(),
+        "games": GAME_CHOICES,
+        "baccarat": result is not None and "outcome" in result,
     }
     return render(request, "console/calculator.html", context, status=status)

@@ -1,4 +1,4 @@
-"""Title 31 and the barred list for the compliance office (docs/rules.md §10.7, §3.8).
+"""Title 31 and the barred list for the compliance office (docs/rules.md §10.7, §3.9).
 
 - Compliance (compliance officers, administrators): the CTRs due, overdue and filed (mark one
   filed with its number), a gaming day's Multiple Transaction Log, the review queue (close a

@@ -17,10 +17,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from cardroom.errors import RuleError, StateError
+from games import registry
 from tables.models import Table
-from tables.options import game_options
+from tables.options import game_options, own_option_words, snapshot
 from tables.services import floor
-from wagers.math_sheet import math_sheet
+from wagers.math_sheet import figures_sheet, math_sheet
 
 from .. import forms, selectors
 from ..permissions import console_view
@@ -54,19 +55,29 @@ def options_sheet(request, table_id: int):
     if not changes:
         messages.info(request, "no option changed")
         return redirect("console:table", table_id=table.pk)
-    before = {name: getattr(table, name) for name in changes}
+    before = snapshot(table)
+    game = table.game_listing
     try:
-        floor.change_table_options(table_id=table.pk, by=request.user, changes=changes)
+        changed = floor.change_table_options(table_id=table.pk, by=request.user, changes=changes)
     except (RuleError, StateError) as error:
         field = error.field if isinstance(error, RuleError) else None
         status = refuse(request, form, error, field)
         return _render(request, Table.objects.get(pk=table.pk), form, status=status)
     said = "; ".join(
-        f"{selectors.option_label(name)}: {selectors.option_text(name, before[name])}"
-        f" → {selectors.option_text(name, value)}"
+        f"{selectors.option_label(name, game)}: {selectors.option_text(name, before[name], game)}"
+        f" → {selectors.option_text(name, value, game)}"
         for name, value in changes.items()
     )
     messages.success(request, f"options sheet changed: {said}")
+    if changed.waitlist_moved is not None:
+        source, target, moved = changed.waitlist_moved
+        count = len(moved)
+        messages.warning(
+            request,
+            f"no open table plays {source} any more: its list "
+            f"({count} player{'s' if count != 1 else ''}) moved to the {target} list, "
+            "in its order, after those already waiting there; tell them (Waitlists)",
+        )
     return redirect("console:table", table_id=table.pk)
 
 
@@ -77,5 +88,10 @@ def game_math(request, table_id: int):
     strategy card (``wagers.math_sheet``, the same sheet the fee filing prints per table).
     Everyone who may see the floor reads it: the strategy card is written for the dealers."""
     table = get_object_or_404(Table, pk=table_id)
+    game = table.game_listing
+    if game.own_defaults:  # a game of figures alone (EZ Baccarat): no strategy card
+        values = snapshot(table)
+        sheet = figures_sheet(registry.game(game.key), values, own_option_words(game, values))
+        return render(request, "console/game_figures.html", {"table": table, "sheet": sheet})
     context = {"table": table, "sheet": math_sheet(game_options(table))}
     return render(request, "console/game_math.html", context)

@@ -7,7 +7,6 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db import connection
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import get_template, render_to_string
@@ -18,6 +17,7 @@ from cardroom import bounds, sharedcache
 from cardroom.clock import now, today
 from cardroom.errors import RuleError, describe
 from cardroom.gaming_day import gaming_day_of, gaming_day_window
+from games.catalog import CHOICES as GAME_CHOICES
 from reports import services as report_services
 from reports.models import QUEUE_UNREACHABLE, QueueState
 from tables import selectors as floor_selectors
@@ -41,10 +41,10 @@ def _floor_key(table_id: int, version: int, moment, seconds: int) -> str:
 
     The slices are staggered by table (a fifth of the tables start a new one each second
     at a 5 s poll), so the counters' minutes are never staler than the poll and no single
-    request re-renders the whole floor. The database's name keeps two floors sharing one
-    cache apart."""
+    request re-renders the whole floor. The key names the deployment (``sharedcache.key``),
+    so two floors sharing one cache are kept apart."""
     slice_ = (int(moment.timestamp()) + table_id % seconds) // seconds
-    return f"floor:{connection.settings_dict['NAME']}:{table_id}:{version}:{slice_}"
+    return sharedcache.key("floor", table_id, version, slice_)
 
 
 def floor_tables_html(request) -> str:
@@ -93,10 +93,14 @@ def floor(request, table_form=None, status=200):
     if request.headers.get("HX-Request"):
         return HttpResponse(tables)
     # Our own template's output (autoescaped when it was rendered), so safe to insert.
+    chosen = request.GET.get("game") or None  # the game chosen for the new table's form
     context = {
         "tables": mark_safe(tables),
         "warning_minutes": selectors.WARNING_MINUTES,
-        "table_form": table_form or forms.TableForm(),
+        "table_form": table_form
+        or forms.TableForm(game=chosen if isinstance(chosen, str) else None),
+        "game_chosen": table_form is not None or bool(chosen),
+        "games": GAME_CHOICES,
     }
     return render(request, "console/floor.html", context, status=status)
 
@@ -110,14 +114,16 @@ def create_table(request):
     form = forms.TableForm(request.POST)
     if not form.is_valid():
         return floor(request, table_form=form, status=400)
-    options = dict(form.cleaned_data)
-    name = options.pop("name")
-    request.audit_detail = str({"name": name, **options})
+    name, game, options = form.table()
+    request.audit_detail = str({"name": name, "game": game, **options})
     try:
-        table = floor_services.create_table(name=name, by=request.user, options=options)
+        table = floor_services.create_table(name=name, game=game, by=request.user, options=options)
     except RuleError as error:
         return floor(request, table_form=form, status=refuse(request, form, error, error.field))
-    messages.success(request, f"table {table.name} created: seat players, then open the game")
+    messages.success(
+        request,
+        f"table {table.name} created ({table.game_listing.name}): seat players, then open the game",
+    )
     return redirect("console:table", table_id=table.pk)
 
 
@@ -196,8 +202,15 @@ REGISTRATION_CHANGES_SHOWN = 10  # a TPPP's latest renewals and corrections, on 
 
 
 @console_view("view_floor")
-def bankroll(request, player_id: int, identification_form=None, tppp_form=None, status=200):
-    player = get_object_or_404(Player.objects.select_related("tppp"), pk=player_id)
+def bankroll(
+    request,
+    player_id: int,
+    identification_form=None,
+    tppp_form=None,
+    sign_in_form=None,
+    status=200,
+):
+    player = get_object_or_404(Player.objects.select_related("tppp", "sign_in__user"), pk=player_id)
     registration = getattr(player, "tppp", None)
     context = {
         "player": player,
@@ -217,6 +230,8 @@ def bankroll(request, player_id: int, identification_form=None, tppp_form=None, 
         "sessions": money_selectors.sessions(player),
         "chart": selectors.bankroll_chart(player),
         "gaming_day_start": settings.CARDROOM_GAMING_DAY_START,
+        "patron_sign_in": getattr(player, "sign_in", None),
+        "sign_in_form": sign_in_form or forms.PatronSignInForm(),
     }
     return render(request, "console/bankroll.html", context, status=status)
 

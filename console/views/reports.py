@@ -33,10 +33,12 @@ class ReportForm(forms.Form):
         required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Gaming day"
     )
     from_day = GamingDayField(
-        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="or from"
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        label="or from the first day",
     )
     to_day = GamingDayField(
-        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="to"
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="to the last day"
     )
     table = ModelChoiceField(
         queryset=Table.objects.order_by("name"), required=False, empty_label="all tables"
@@ -64,7 +66,9 @@ def _rows() -> dict:
     """The list of requests (a queued one with what is happening to it), and how many wait
     for an unreachable queue (said above it)."""
     reports, moment = list(report_selectors.report_list()[:50]), now()
+    periods = report_selectors.period_words(reports)
     for report in reports:
+        report.period_words = periods[report.pk]
         status = report_selectors.queue_status(report, moment=moment)
         report.queue_words = "" if status is None else status.words
     return {"reports": reports, "waiting": report_selectors.waiting_for_the_queue()}

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
+from django.urls import reverse
+
+from tables.selectors import patron_player
 
 from ..audit import INACTIVE, NOT_STAFF, bad_credentials
 from ..forms import SignInForm
@@ -18,6 +21,13 @@ class SignIn(auth_views.LoginView):
     template_name = "console/login.html"
     redirect_authenticated_user = True
     authentication_form = SignInForm
+
+    def get_success_url(self):
+        """A patron goes to their own bankroll, whatever page they asked for (every other
+        page is staff's); staff where they were going."""
+        if not self.request.user.is_staff and patron_player(self.request.user) is not None:
+            return reverse("console:me")
+        return super().get_success_url()
 
     def form_invalid(self, form):
         codes = {error.code for error in form.non_field_errors().as_data()}

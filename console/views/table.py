@@ -35,7 +35,7 @@ from wagers.services import chips, closing, leaving, wagering
 from .. import forms, selectors, waitlist_forms
 from ..audit import KEYED_CARDS_NOT_RECORDED
 from ..permissions import console_view, require
-from ..refusals import refuse
+from ..refusals import heading, refuse
 
 
 @dataclass(frozen=True)
@@ -174,11 +174,8 @@ def _bet(data, table, round_, by):
         round_id=round_.pk,
         by=by,
         seat=data["seat"],
-        ante=data["ante"] or 0,
-        blind=data["blind"] or 0,
-        trips=data["trips"] or 0,
-        bad_beat=data["bad_beat"] or 0,
         backline_player_id=behind.pk if behind else None,
+        **{name: data.get(name) or 0 for name in forms.BetForm.SQUARES},
     )
     return f"wagers placed at seat {data['seat']}" + (" (backline)" if behind else "")
 
@@ -244,18 +241,30 @@ def _turned_up_entry(cards: list[str], seats: list[int]) -> dict:
     return {"player_dealer": cards[:2], "hands": hands}
 
 
+def _deal_entry(data, round_) -> dict:
+    """A hand dealt from a fresh deck: the cards turned face up, by whose they are."""
+    seats = round_selectors.seats_turned_face_up(round_selectors.round_detail(round_id=round_.pk))
+    return _turned_up_entry(_typed(data), seats)
+
+
+def _coup_entry(data, round_) -> dict:
+    """A coup dealt from a shoe: its cards in dealing order, and whether the cut card came out."""
+    return {"cards": _typed(data), "cut_card_out": bool(data.get("cut_card_out"))}
+
+
+# What a card-entry table keys at the showdown, by the kind of its game (``Game.cards``).
+_SHOWDOWN_ENTRY = {"deck": _deal_entry, "shoe": _coup_entry}
+
+
 def _showdown(data, table, round_, by):
     cards = _typed(data)
     entry = None
     if round_.deal_mode == DealMode.CARD_ENTRY:
-        seats = round_selectors.seats_turned_face_up(
-            round_selectors.round_detail(round_id=round_.pk)
-        )
-        entry = _turned_up_entry(cards, seats)
+        entry = _SHOWDOWN_ENTRY[rounds.game_of(round_).cards](data, round_)
     elif cards:
         entry = cards  # refused by the service: an RNG table has its cards
     rounds.showdown(round_id=round_.pk, by=by, entry=entry)
-    return "showdown"
+    return "the coup is dealt" if not rounds.game_of(round_).steps else "showdown"
 
 
 def _decide(data, table, round_, by):
@@ -348,7 +357,11 @@ def _make_form(name: str, view: selectors.TableView, data=None):
         kwargs = {"behind": view.behind}
     elif form_class is forms.BetForm:
         # As for seating: the page lists the likely bettors; the service judges any player.
-        behind = selectors.backline_candidates(view.table) if data is None else Player.objects.all()
+        behind = (
+            selectors.backline_candidates(view.table, view.round)
+            if data is None
+            else Player.objects.all()
+        )
         kwargs = {"table": view.table, "backliners": behind}
     initial = {"round_id": view.round.pk} if view.round is not None else None
     return form_class(data, initial=initial, **kwargs)
@@ -375,6 +388,32 @@ def _failed_seat(view: selectors.TableView, bound, failed: str) -> int | None:
     return None
 
 
+def _refused_bet_form(view: selectors.TableView, bound):
+    """A refused wager's form as it is shown again (docs/console.md): its picker offers only
+    the eligible backline bettors, never the whole room. A refused backline wager is cleared
+    whole, its bettor and its amounts, so nothing carries to the next seat's wager (a
+    bettor left selected would put the next seat's chips on them); the refusal says whose
+    wager it was. A seat's own wager keeps what was typed, to be corrected."""
+    shown = _make_form("bet", view)
+    cleaned = getattr(bound, "cleaned_data", {}) or {}
+    behind = cleaned.get("backline_player")
+    if behind is None and not bound.data.get("backline_player"):
+        shown = forms.BetForm(
+            bound.data, table=view.table, backliners=shown.fields["backline_player"].queryset
+        )
+    shown.cleaned_data = {}
+    shown._errors = bound.errors.copy()
+    if behind is not None:
+        seat = str(bound.data.get("seat", ""))
+        where = f"seat {seat}" if seat.isdigit() else "the seat"
+        shown.add_error(
+            None,
+            f"{behind.name}'s wager behind {where} was not placed; the form is cleared for "
+            "the next wager",
+        )
+    return shown
+
+
 def _render(
     request,
     view: selectors.TableView,
@@ -384,6 +423,8 @@ def _render(
     identify=None,
 ):
     page_forms = {name: _make_form(name, view) for name in ACTIONS}
+    if failed == "bet" and bound is not None:
+        bound = _refused_bet_form(view, bound)
     if bound is not None:
         page_forms[failed] = bound
     context = {
@@ -392,11 +433,14 @@ def _render(
         "view": view,
         "forms": page_forms,
         "failed": failed,
+        "refused_heading": heading(ACTIONS[failed].label) if failed in ACTIONS else "",
         "failed_seat": _failed_seat(view, bound, failed),
         "all_cards": selectors.all_cards(),
     }
-    template = "console/_table_area.html" if _swapped(request) else "console/table.html"
-    return render(request, template, context, status=status)
+    # The table's game chooses the tablet (``Listing.tablet``); an action posted by htmx gets
+    # the same template on a bare page: the table area alone, swapped in place.
+    context["page_base"] = "console/_bare.html" if _swapped(request) else "base.html"
+    return render(request, view.table.game_listing.tablet, context, status=status)
 
 
 @console_view("view_floor")

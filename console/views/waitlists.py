@@ -27,15 +27,17 @@ from django.views.decorators.http import require_POST
 from cardroom import bounds
 from cardroom.clock import now
 from cardroom.errors import RuleError, StateError
-from cardroom.money import dollar_range, duration
+from cardroom.money import duration
+from games.catalog import at_stakes
 from tables import selectors as floor_selectors
 from tables.models import Player, Table, Waitlist
 from tables.rules import waitlist as rules
 from tables.services import waitlists
 
+from .. import selectors
 from .. import waitlist_forms as wforms
 from ..permissions import console_view, require
-from ..refusals import refuse
+from ..refusals import heading, refuse
 
 SUPERVISE = "supervise"
 PICKER_LIMIT = 50  # players offered by the join form's picker
@@ -69,6 +71,7 @@ class SeatLine:
     hold: object = None  # a hold that ran out: the absent player is picked up first
     calling: Player | None = None
     proposed: Player | None = None
+    offered: object = None  # a must-move player or a table change is offered it first
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,8 @@ class ListPanel:
 
     @property
     def stakes(self) -> str:
-        return dollar_range(self.waitlist.minimum_cents, self.waitlist.maximum_cents)
+        """The list's game at its stakes: "$20.00 - $2,000.00 EZ Baccarat"."""
+        return str(self.waitlist)
 
     @property
     def policy_text(self) -> str:
@@ -99,7 +103,7 @@ class ListPanel:
         )
 
 
-def list_panels(moment: datetime) -> list[ListPanel]:
+def list_panels(moment: datetime, offers=None) -> list[ListPanel]:
     """Every list as the floor sees it: the recorded calls (a call whose time ran out is shown
     until the floor or the clock passes the player over), and for each open seat the player
     being called or the first eligible one (the rules' own choice)."""
@@ -131,13 +135,17 @@ def list_panels(moment: datetime) -> list[ListPanel]:
         seats = []
         for open_seat in view.open_seats:
             calling = recorded_calls.get((open_seat.table.pk, open_seat.seat))
+            offered = offers.offered(open_seat.table.pk, open_seat.seat) if offers else None
             seats.append(
                 SeatLine(
                     table=open_seat.table,
                     seat=open_seat.seat,
                     hold=open_seat.hold,
                     calling=view.player(calling) if calling else None,
-                    proposed=view.player(first.player) if first and not calling else None,
+                    proposed=(
+                        view.player(first.player) if first and not (calling or offered) else None
+                    ),
+                    offered=None if calling else offered,
                 )
             )
         panels.append(ListPanel(view=view, rows=rows, seats=tuple(seats)))
@@ -145,15 +153,19 @@ def list_panels(moment: datetime) -> list[ListPanel]:
 
 
 def _stakes_without_list(panels: list[ListPanel]) -> list[tuple[str, str]]:
-    """The open tables' stakes that have no list yet: the "Open a list" choices."""
-    listed = {(p.waitlist.minimum_cents, p.waitlist.maximum_cents) for p in panels}
+    """The open tables' games and stakes that have no list yet: the "Open a list" choices."""
+    listed = {floor_selectors.stakes_of_list(p.waitlist) for p in panels}
     stakes = (
         Table.objects.filter(closed_at__isnull=True)
-        .values_list("minimum_cents", "maximum_cents")
+        .values_list("game", "minimum_cents", "maximum_cents")
         .distinct()
-        .order_by("minimum_cents", "maximum_cents")
+        .order_by("minimum_cents", "maximum_cents", "game")
     )
-    return [(f"{lo}-{hi}", dollar_range(lo, hi)) for lo, hi in stakes if (lo, hi) not in listed]
+    return [
+        (f"{lo}-{hi}@{game}", at_stakes(lo, hi, game))
+        for game, lo, hi in stakes
+        if (game, lo, hi) not in listed
+    ]
 
 
 def _picker(request) -> tuple[str, list[Player]]:
@@ -170,29 +182,40 @@ def _picker(request) -> tuple[str, list[Player]]:
     return bounds.storable(query), list(found[:PICKER_LIMIT])
 
 
-def _panel_html(request, moment: datetime, panels: list[ListPanel]) -> str:
+def _panel_html(request, moment: datetime, panels: list[ListPanel], seat_requests) -> str:
     return render_to_string(
-        "console/_waitlists.html", {"panels": panels, "moment": moment}, request=request
+        "console/_waitlists.html",
+        {"panels": panels, "moment": moment, "seat_requests": seat_requests},
+        request=request,
     )
+
+
+def _refused_heading(failed: str) -> str:
+    if not failed:
+        return ""
+    return heading(ACTIONS[failed].label if failed in ACTIONS else OPEN_LIST)
 
 
 @console_view("view_floor")
 def waitlist_page(request, failed: str = "", form=None, status: int = 200):
     moment = now()
-    panels = list_panels(moment)
+    seat_requests = selectors.seat_requests_panel(moment)
+    panels = list_panels(moment, seat_requests)
     if request.headers.get("HX-Request") and not failed:
-        return HttpResponse(_panel_html(request, moment, panels))
+        return HttpResponse(_panel_html(request, moment, panels, seat_requests))
     query, players = _picker(request)
     context = {
         # Our own template's output (autoescaped when it was rendered), so safe to insert.
-        "panel": mark_safe(_panel_html(request, moment, panels)),
+        "panel": mark_safe(_panel_html(request, moment, panels, seat_requests)),
         "panels": panels,
         "stakes_choices": _stakes_without_list(panels),
         "q": query,
         "players": players,
         "open_form": form if failed == "open" else wforms.StakesForm(),
         "failed": failed,
+        "refused_heading": _refused_heading(failed),
         "failed_form": form,
+        **selectors.seat_request_choices(),
     }
     return render(request, "console/waitlists.html", context, status=status)
 
@@ -264,6 +287,8 @@ def _withdraw(waitlist_id, data, by):
     waitlists.withdraw(waitlist_id=waitlist_id, player_id=data["player"], by=by)
     return f"{_name(data['player'])}'s call withdrawn: they keep their place"
 
+
+OPEN_LIST = "open a waitlist"  # the one action not on a list of its own
 
 ACTIONS: dict[str, Action] = {
     "policy": Action("change a waitlist's policy", wforms.PolicyForm, _policy),
@@ -338,18 +363,22 @@ def _act(request, waitlist_id: int, action: str):
 def open_list(request):
     """A supervisor opens the list for the stakes of an open table, with its policy."""
     require(request, SUPERVISE)
-    request.audit_action = "open a waitlist"
+    request.audit_action = OPEN_LIST
     form = wforms.StakesForm(request.POST)
     if not form.is_valid():
         request.audit_message = json.dumps(form.errors.get_json_data())
         return waitlist_page(request, failed="open", form=form, status=400)
     data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
-    low, high = data.pop("stakes")
-    request.audit_detail = json.dumps({"minimum_cents": low, "maximum_cents": high, **data})
+    low, high, game = data.pop("stakes")
+    request.audit_detail = json.dumps(
+        {"game": game, "minimum_cents": low, "maximum_cents": high, **data}
+    )
     try:
-        waitlists.open_waitlist(minimum_cents=low, maximum_cents=high, by=request.user, **data)
+        row = waitlists.open_waitlist(
+            minimum_cents=low, maximum_cents=high, game=game, by=request.user, **data
+        )
     except (RuleError, StateError) as error:
         field = "stakes" if isinstance(error, RuleError) else None
         status = refuse(request, form, error, field)
         return waitlist_page(request, failed="open", form=form, status=status)
-    return _done(request, f"the {dollar_range(low, high)} list is open")
+    return _done(request, f"the {row} list is open")

@@ -153,6 +153,7 @@ def least_player_dealer_fee(
     player_dealer_id: int,
     player_dealer_seat: int,
     chip_unit: int,
+    least_hand: Sequence[Sequence[str]] = (("ante",), ("blind",)),
 ) -> int:
     """The least the player-dealer will owe at "no more bets" (cents), given the wagers
     already on the layout (``wagered``) and whatever is still to come (docs/rules.md §9.4).
@@ -168,7 +169,12 @@ def least_player_dealer_fee(
     - **total table action**: the least player-dealer fee among the rates whose action range
       reaches the action so far, or an Ante and a Blind at the table minimum if more.
 
-    The amount is a floor: a fuller layout may owe more, never less.
+    ``least_hand`` is what a seat must wager for the hand to be dealt, in the game's words
+    (``games.interface.Game.least_hand``): groups of squares of which a bettor wagers one each
+    (Ultimate Texas Hold'em: the Ante, and the Blind; EZ Baccarat: Player or Banker). A group
+    counts for the per-square floor only when the schedule charges each of its squares (the
+    bettor may choose the one it does not). The amount is a floor: a fuller layout may owe
+    more, never less.
     """
     if schedule.basis is Basis.PER_BETTING_SQUARE:
         if wagered:
@@ -179,7 +185,9 @@ def least_player_dealer_fee(
                 player_dealer_seat=player_dealer_seat,
             ).lines
             return sum(line.amount for line in lines if line.payer is Payer.PLAYER_DEALER)
-        squares = sum(1 for square in ("ante", "blind") if square in schedule.charged_squares)
+        squares = sum(
+            1 for group in least_hand if all(square in schedule.charged_squares for square in group)
+        )
         fees = [
             rate.player_dealer_fee or 0
             for rate in schedule.rates
@@ -187,8 +195,10 @@ def least_player_dealer_fee(
             and _least_legal_wager(schedule, chip_unit, rate.wager.low, rate.wager.high) is not None
         ]
         return squares * min(fees, default=0)
-    least_hand = 2 * (_least_legal_wager(schedule, chip_unit, 0, schedule.table_maximum) or 0)
-    action = max(sum(bet.total for bet in wagered), least_hand)
+    least = len(least_hand) * (
+        _least_legal_wager(schedule, chip_unit, 0, schedule.table_maximum) or 0
+    )
+    action = max(sum(bet.total for bet in wagered), least)
     fees = [
         rate.player_dealer_fee or 0
         for rate in schedule.rates

@@ -18,10 +18,17 @@ from itertools import pairwise
 from cardroom.bounds import BIGINT_MAX, CENTS_MAX, NotAnInteger, OutOfRange, strict_int
 from cardroom.errors import Rule, RuleError
 from cardroom.money import dollar_range, dollars
+from games.registry import OPENING_SQUARES as ALL_SQUARES
 from wagers.rules.wagers import OPENING_SQUARES
 
 MAX_RATES = 5
-SQUARES = OPENING_SQUARES  # the betting squares a fee can be charged on
+# The betting squares a schedule charges when it names none: Ultimate Texas Hold'em's, the
+# room's first game's (a version of a table of another game is filed with its game's,
+# ``fees.services.schedules.create_version``).
+SQUARES = OPENING_SQUARES
+# The betting squares a fee can be charged on (``ALL_SQUARES``): every game's squares wagered
+# before "no more bets" (``games.registry.OPENING_SQUARES``). At a table, a schedule charges
+# those of its squares that are the table's game's: a bet has no other.
 RATE_KEYS = (
     "wager_from_cents",
     "wager_to_cents",
@@ -178,10 +185,10 @@ def build_schedule(
             field="player_dealer_basis",
         ) from None
     squares = tuple(charged_squares)
-    unknown = [s for s in squares if s not in SQUARES]
+    unknown = [s for s in squares if s not in ALL_SQUARES]
     if unknown or not squares or len(set(squares)) != len(squares):
         raise RuleError(
-            f"charged squares are one or more of {', '.join(SQUARES)}, each once",
+            f"charged squares are one or more of {', '.join(ALL_SQUARES)}, each once",
             rule=Rule.FEE_RATES,
             field="charged_squares",
         )

@@ -13,16 +13,17 @@ from dataclasses import dataclass
 
 from cardroom.errors import Rule, RuleError, State, StateError
 from cardroom.money import dollar_range, dollars
-from fees.models import FeeLine, FeeWaiver, PayerKind, RoundFeeSchedule
+from fees.models import FeeLine, PayerKind, RoundFeeSchedule
 from fees.rules.assessment import Wagered, assess, largest_bank, shortfalls
-from fees.rules.schedule import SQUARES
+from fees.rules.schedule import ALL_SQUARES
 from fees.selectors import engine_schedule, least_player_dealer_owes, snapshot_in_force
+from fees.sql import FEE_READS
 from tables.models import Player, Round
-from tables.services.locks import Read
-from wagers.models import Account, AccountKind, TransactionKind
+from wagers.models import Account, TransactionKind
 from wagers.rules.postings import Role, fee_legs, reversed_legs
 from wagers.services.ledger import Posting, drop_account, legs_of, post_all
-from wagers.services.wagering import BankCheck, RoundState
+from wagers.services.round_lock import RoundState
+from wagers.services.wagering import BankCheck
 
 
 def fix_schedule(table, moment) -> dict | None:
@@ -68,29 +69,10 @@ class WagersAtClose:
 
 
 # What "no more bets" reads for the fees besides the round's money, in the lock's statement
-# (``wagers.services.wagering.lock_round_state(also=AT_CLOSE)``): the frozen schedule
-# (written when the hand starts) and the table's drop account (opened by the first fee),
-# both written under the table's lock.
-AT_CLOSE = {
-    "fee_schedule": Read(
-        f'(SELECT to_json("schedule") FROM "{RoundFeeSchedule._meta.db_table}" '
-        'WHERE "round_id" = "r"."id")',
-        lambda round_: (
-            RoundFeeSchedule.objects.filter(round_id=round_.pk)
-            .values_list("schedule", flat=True)
-            .first()
-        ),
-    ),
-    "drop_account_id": Read(
-        f'(SELECT "id" FROM "{Account._meta.db_table}" '
-        f'WHERE "kind" = \'{AccountKind.DROP.value}\' AND "table_id" = "r"."table_id")',
-        lambda round_: (
-            Account.objects.filter(kind=AccountKind.DROP, table_id=round_.table_id)
-            .values_list("pk", flat=True)
-            .first()
-        ),
-    ),
-}
+# (``wagers.services.round_lock.lock_round_state(also=AT_CLOSE)``; the SQL: ``fees.sql``):
+# the frozen schedule (written when the hand starts) and the table's drop account (opened by
+# the first fee), both written under the table's lock.
+AT_CLOSE = {name: FEE_READS[name] for name in ("fee_schedule", "drop_account_id")}
 
 
 def wagers_at_close(state: RoundState) -> WagersAtClose:
@@ -105,7 +87,7 @@ def wagers_at_close(state: RoundState) -> WagersAtClose:
             "player_id": bet.player_id,
             "account_id": bet.account_id,
             "account__balance_cents": bet.account.balance_cents,
-            **{f"{square}_cents": getattr(bet, f"{square}_cents") for square in SQUARES},
+            **{f"{square}_cents": getattr(bet, f"{square}_cents") for square in ALL_SQUARES},
         }
         for bet in state.bets  # by seat and bettor
     ]
@@ -165,7 +147,7 @@ def collect(round_: Round, wagers: WagersAtClose, *, by) -> list[FeeLine]:
                 seat=row["hand__seat"],
                 bettor=row["bettor"],
                 payer_id=row["player_id"],
-                squares={square: row[f"{square}_cents"] for square in SQUARES},
+                squares={square: row[f"{square}_cents"] for square in ALL_SQUARES},
             )
             for row in wagers.bets
         ],
@@ -230,24 +212,10 @@ def collect(round_: Round, wagers: WagersAtClose, *, by) -> list[FeeLine]:
     )
 
 
-# What a void reads for the fees, in the lock's statement (``lock_round_state(also=AT_VOID)``):
-# the fee lines not waived (written at "no more bets", waived by a supervisor, both under
-# the table's lock), in their order, and the drop they were posted to.
-_RETURNED = ("account_id", "amount_cents", "transaction_id", "seat", "square")
-AT_VOID = {
-    "fee_lines": Read(
-        "(SELECT json_agg(json_build_object("
-        + ", ".join(f'\'{name}\', "l"."{name}"' for name in _RETURNED)
-        + f') ORDER BY "l"."order") FROM "{FeeLine._meta.db_table}" AS "l" '
-        'WHERE "l"."round_id" = "r"."id" AND NOT EXISTS (SELECT 1 FROM '
-        f'"{FeeWaiver._meta.db_table}" AS "w" WHERE "w"."fee_line_id" = "l"."id"))',
-        lambda round_: list(
-            FeeLine.objects.filter(round_id=round_.pk, waiver__isnull=True).values(*_RETURNED)
-        ),
-        lambda lines: lines or [],
-    ),
-    "drop_account_id": AT_CLOSE["drop_account_id"],
-}
+# What a void reads for the fees, in the lock's statement (``lock_round_state(also=AT_VOID)``;
+# the SQL: ``fees.sql``): the fee lines not waived (written at "no more bets", waived by a
+# supervisor, both under the table's lock), in their order, and the drop they were posted to.
+AT_VOID = {name: FEE_READS[name] for name in ("fee_lines", "drop_account_id")}
 
 
 def return_fees(state: RoundState, *, by) -> None:

@@ -11,7 +11,8 @@ from django.db.models import Max
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
 from fees.models import FeeRate, FeeSchedule, FeeScheduleVersion
-from fees.rules.schedule import SQUARES, build_schedule
+from fees.rules.schedule import ALL_SQUARES, build_schedule
+from games.registry import game as game_of_key
 from tables.models import Table
 
 
@@ -87,13 +88,15 @@ def create_version(
     player_dealer_basis: str,
     by,
     effective_at: datetime | None = None,
-    charged_squares: Sequence[str] = SQUARES,
+    charged_squares: Sequence[str] | None = None,
     note: str = "",
 ) -> FeeScheduleVersion:
     """A new version of a schedule, validated by the fee engine against the table limits.
 
     It takes effect at ``effective_at`` (now by default, never in the past: a report
-    must be able to say which version applied to every hand already played).
+    must be able to say which version applied to every hand already played). It charges
+    ``charged_squares``; by default the squares of the table's game for a table's own
+    schedule, every game's for a limit class (its tables may be of any game).
     """
     moment = now()
     if effective_at is None:
@@ -114,6 +117,12 @@ def create_version(
         if schedule is None:
             raise RuleError(f"no fee schedule {schedule_id}", rule=Rule.FEE_RATES, field="schedule")
         minimum, maximum = limits_of(schedule)
+        if charged_squares is None:
+            charged_squares = (
+                ALL_SQUARES
+                if schedule.table is None
+                else game_of_key(schedule.table.game).opening_squares
+            )
         built = build_schedule(
             basis=player_dealer_basis,
             rates=rates,

@@ -57,10 +57,20 @@ class RoundWagerApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         seat = count(help_text="the seat wagered on, 1 to 6")
-        ante = cents(help_text="cents")
-        blind = cents(help_text="cents, equal to the Ante")
-        trips = cents(default=0, help_text="cents; 0 for none")
-        bad_beat = cents(default=0, help_text="cents; 0 for none; only with Ante and Blind")
+        ante = cents(default=0, help_text="cents (Ultimate Texas Hold'em)")
+        blind = cents(default=0, help_text="cents, equal to the Ante (Ultimate Texas Hold'em)")
+        trips = cents(default=0, help_text="cents; 0 for none (Ultimate Texas Hold'em)")
+        bad_beat = cents(
+            default=0,
+            help_text="cents; 0 for none; only with Ante and Blind (Ultimate Texas Hold'em)",
+        )
+        player = cents(default=0, help_text="cents; the base wager on Player (EZ Baccarat)")
+        banker = cents(
+            default=0, help_text="cents; the base wager on Banker, not with Player (EZ Baccarat)"
+        )
+        tie = cents(default=0, help_text="cents; 0 for none (EZ Baccarat)")
+        dragon_7 = cents(default=0, help_text="cents; 0 for none (EZ Baccarat)")
+        panda_8 = cents(default=0, help_text="cents; 0 for none (EZ Baccarat)")
         backline_player = primary_key(
             Player.objects.all(),
             required=False,
@@ -75,9 +85,11 @@ class RoundWagerApi(APIView):
     @extend_schema(
         request=InputSerializer,
         description=(
-            "A bettor's opening wagers on a seat (docs/rules.md §4): the seated player's own, "
-            "which makes the seat's hand, or a backline bettor's behind it. The chips move from "
-            "the bettor's chips into play. Nothing is increased or withdrawn afterwards (409)."
+            "A bettor's opening wagers on a seat (docs/rules.md §4, §14.4): the seated player's "
+            "own, which makes the seat's hand, or a backline bettor's behind it, on the squares "
+            "of the table's game (a square of another game: 400, `wagers.squares`). The chips "
+            "move from the bettor's chips into play. Nothing is increased or withdrawn "
+            "afterwards (409)."
         ),
         **round_schema(status.HTTP_201_CREATED),
     )
@@ -95,11 +107,8 @@ def _bet(data) -> wagering.BetRequest:
     backline = data["backline_player"]
     return wagering.BetRequest(
         seat=data["seat"],
-        ante=data["ante"],
-        blind=data["blind"],
-        trips=data["trips"],
-        bad_beat=data["bad_beat"],
         backline_player_id=backline.pk if backline else None,
+        **{name: data[name] for name in wagering.BET_SQUARES},
     )
 
 

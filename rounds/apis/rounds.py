@@ -8,8 +8,6 @@ street's decisions may be sent in one call (``decisions/street/``).
 
 from __future__ import annotations
 
-import re
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -31,7 +29,7 @@ from cardroom.api import (
     write_answer,
     write_schema,
 )
-from cardroom.errors import Refused, RuleError
+from cardroom.errors import Refused, Row, RuleError
 from rounds import selectors
 from rounds import services as rounds
 from rounds.filters import RoundFilter
@@ -78,17 +76,15 @@ def round_answer(request, round_id: int, state: str, code: int = status.HTTP_200
 
 def row_error(error: RuleError, name: str, rows: int) -> RuleError:
     """A service's refusal of one row of the list ``name`` (``decisions``, ``bets``) of
-    ``rows`` rows, naming the row as the input's own errors do (``decisions.2.action``): the
-    services name it ``decisions[2].action`` when given several rows; one row alone is row 0."""
-    field = error.field or ""
-    if match := re.fullmatch(rf"{re.escape(name)}\[(\d+)\]\.?(.*)", field):
-        index, field = int(match[1]), match[2]
-    elif rows == 1:
-        index = 0
-    else:
-        return error
-    where = f"{name}.{index}" + (f".{field}" if field else "")
-    return RuleError(error.message, rule=error.rule, field=where)
+    ``rows`` rows, naming the row as the input's own errors do (``decisions.2.action``,
+    ``cardroom.errors.Row.path``); one row alone is row 0."""
+    if error.row is not None:
+        return RuleError(error.message, rule=error.rule, field=error.row.path(error.inner or ""))
+    if rows == 1:
+        return RuleError(
+            error.message, rule=error.rule, field=Row(name, 0, 1).path(error.field or "")
+        )
+    return error
 
 
 def list_of(serializer: serializers.Serializer, *, most: int, **kwargs) -> serializers.ListField:
@@ -189,6 +185,21 @@ class ShowdownCardsSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "ShowdownCardEntry"
+
+
+class CoupSerializer(serializers.Serializer):
+    cards = _cards(
+        help_text=(
+            "the coup's cards as they are turned face up, in dealing order: Player, Banker, "
+            "Player, Banker, then the third cards as drawn"
+        )
+    )
+    cut_card_out = serializers.BooleanField(
+        default=False, help_text="the cut card came out during this hand: the shoe is finished"
+    )
+
+    class Meta:
+        ref_name = "CoupCardEntry"
 
 
 class RoundDealApi(APIView):
@@ -336,11 +347,28 @@ class RoundShowdownApi(APIView):
     class InputSerializer(serializers.Serializer):
         cards = ShowdownCardsSerializer(
             required=False,
-            help_text="card-entry tables only: the cards turned face up; an RNG table has them",
+            help_text=(
+                "Ultimate Texas Hold'em, card-entry tables only: the cards turned face up; an "
+                "RNG table has them"
+            ),
+        )
+        coup = CoupSerializer(
+            required=False,
+            help_text=(
+                "EZ Baccarat, card-entry tables only: the coup keyed as it is dealt; an RNG "
+                "table deals it from its shoe"
+            ),
         )
 
         class Meta:
             ref_name = "ShowdownInput"
+
+        def validate(self, attrs):
+            if "cards" in attrs and "coup" in attrs:
+                raise serializers.ValidationError(
+                    {"coup": "a hand is keyed as one game's: `cards` or `coup`, not both"}
+                )
+            return attrs
 
     @extend_schema(
         request=InputSerializer,
@@ -350,7 +378,10 @@ class RoundShowdownApi(APIView):
             "each hand still in or folded with a Trips wager on it; a folded hand without one "
             "is mucked and not keyed. A refusal (400 `cards.card`, `cards.once` or "
             "`deal.card_entry`) names the field and where a card is twice, never a card, and "
-            "records nothing."
+            'records nothing. EZ Baccarat (docs/rules.md §14.2-§14.3): right after "no more '
+            "bets\", the coup is dealt from the table's shoe (RNG) or keyed in `coup` with "
+            "whether the cut card came out (card entry; 400 `baccarat.drawing`, "
+            "`baccarat.shoe`)."
         ),
         **round_schema(),
     )
@@ -358,9 +389,14 @@ class RoundShowdownApi(APIView):
     def post(self, request, round_id: int):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        round_ = rounds.showdown(
-            round_id=round_id, by=request.user, entry=serializer.validated_data.get("cards")
-        )
+        data = serializer.validated_data
+        if "coup" in data:
+            try:
+                round_ = rounds.showdown(round_id=round_id, by=request.user, entry=data["coup"])
+            except RuleError as error:
+                raise error.with_field("coup") from None
+        else:
+            round_ = rounds.showdown(round_id=round_id, by=request.user, entry=data.get("cards"))
         return round_answer(request, round_id, round_.state)
 
 

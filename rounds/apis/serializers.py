@@ -34,6 +34,14 @@ class RoundSerializer(serializers.Serializer):
     deal_mode = serializers.ChoiceField(choices=DealMode.choices)
     player_dealer = PlayerDealerSerializer(source="*")
     board = _cards(help_text="the community cards shown so far")
+    player_cards = _cards(
+        allow_null=True,
+        help_text="EZ Baccarat: the Player hand in the order it was dealt; null until the showdown",
+    )
+    banker_cards = _cards(
+        allow_null=True,
+        help_text="EZ Baccarat: the Banker hand in the order it was dealt; null until the showdown",
+    )
     dealer_category = serializers.CharField(allow_blank=True)
     dealer_qualifies = serializers.BooleanField(allow_null=True)
     started_at = Timestamp()

@@ -3,6 +3,14 @@
 from .button import ButtonAnswerApi, ButtonKeepApi, ButtonOfferApi, OfferRoundListApi
 from .exclusions import ExclusionLiftApi, ExclusionListApi
 from .players import PlayerDetailApi, PlayerListApi
+from .seat_requests import (
+    MustMoveEndApi,
+    MustMoveListApi,
+    SeatOfferListApi,
+    SeatPassApi,
+    TableChangeCancelApi,
+    TableChangeListApi,
+)
 from .tables import (
     GameCloseApi,
     GameListApi,
@@ -36,12 +44,18 @@ __all__ = [
     "GameCloseApi",
     "GameListApi",
     "GameOpenApi",
+    "MustMoveEndApi",
+    "MustMoveListApi",
     "OfferRoundListApi",
     "PlayerDetailApi",
     "PlayerListApi",
     "SeatCreateApi",
     "SeatHoldApi",
+    "SeatOfferListApi",
+    "SeatPassApi",
     "SeatingListApi",
+    "TableChangeCancelApi",
+    "TableChangeListApi",
     "TableDetailApi",
     "TableListApi",
     "TableOptionChangeListApi",

@@ -1,4 +1,4 @@
-"""Barred and self-restricted patrons (docs/rules.md §3.8): the list and its history, kept by
+"""Barred and self-restricted patrons (docs/rules.md §3.9): the list and its history, kept by
 floor supervisors and compliance officers; every floor role reads it."""
 
 from __future__ import annotations

@@ -93,6 +93,15 @@ class TableSerializer(serializers.Serializer):
         allow_null=True, help_text="a closed table (docs/rules.md §3.7); null: open"
     )
     closed_by = username_field("closed_by")
+    game_played = serializers.CharField(
+        source="game", help_text="the table's game: ultimate_texas_holdem, ez_baccarat"
+    )
+    game_name = serializers.CharField(source="game_listing.name", help_text="the game in words")
+    seats = serializers.IntegerField(source="seat_count", help_text="the table's seats, 1 to n")
+    game_options = serializers.JSONField(
+        help_text="the options that are the game's own and no column (EZ Baccarat's decks, "
+        "pays, cut card, side wagers' maximum); {} for Ultimate Texas Hold'em"
+    )
     options = OptionsSerializer(source="*")
     seated = SeatedSerializer(many=True)
     open_game = serializers.SerializerMethodField(help_text="id of the open game")
@@ -147,6 +156,12 @@ class TableDetailSerializer(serializers.Serializer):
         "until reopened; null: open",
     )
     closed_by = username_field("table.closed_by")
+    game_played = serializers.CharField(
+        source="table.game", help_text="the table's game: ultimate_texas_holdem, ez_baccarat"
+    )
+    game_name = serializers.CharField(source="table.game_listing.name")
+    seats = serializers.IntegerField(source="table.seat_count")
+    game_options = serializers.JSONField(source="table.game_options")
     options = OptionsSerializer(source="table")
     seated = SeatedSerializer(many=True)
     game = GameSerializer(allow_null=True)

@@ -26,6 +26,7 @@ from cardroom.api import (
     write_schema,
 )
 from cardroom.errors import Rule, RuleError
+from games.catalog import CHOICES as GAME_CHOICES
 from tables import selectors
 from tables.filters import GameFilter, SeatingFilter
 from tables.models import DealMode, Player
@@ -63,6 +64,15 @@ class OptionsInputSerializer(serializers.Serializer):
     tppp_may_bank_twice_in_a_row = serializers.BooleanField(required=False)
     rotation_window_minutes = count(required=False, allow_null=True)
     min_non_tppp_dealers_in_window = count(required=False)
+    # A game of several seat counts, and EZ Baccarat's own options (docs/rules.md §14.1); the
+    # service refuses an option that is not of the table's game.
+    seats = count(required=False)
+    decks = count(required=False)
+    tie_pays = count(required=False)
+    dragon_7_pays = count(required=False)
+    panda_8_pays = count(required=False)
+    cut_card = count(required=False)
+    side_wager_maximum_cents = cents(required=False, allow_null=True)
 
     class Meta:
         ref_name = "TableOptionsInput"
@@ -84,6 +94,9 @@ class TableListApi(APIView):
 
     class InputSerializer(OptionsInputSerializer):
         name = serializers.CharField(max_length=64)
+        game = serializers.ChoiceField(
+            choices=GAME_CHOICES, required=False, help_text="Ultimate Texas Hold'em by default"
+        )
 
         class Meta:
             ref_name = "TableCreateInput"
@@ -111,7 +124,9 @@ class TableListApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
-        table = floor.create_table(name=data.pop("name"), by=request.user, options=data)
+        table = floor.create_table(
+            name=data.pop("name"), game=data.pop("game", None), by=request.user, options=data
+        )
         floor_view = selectors.table_floor(table_id=table.pk)
         return Response(TableDetailSerializer(floor_view).data, status=status.HTTP_201_CREATED)
 

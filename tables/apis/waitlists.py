@@ -10,6 +10,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.api import READ_ERRORS, SUPERVISE_OR_READ, cents, idempotent, write_schema
+from cardroom.money import dollar_range
+from games import catalog
 from tables import selectors
 from tables.rules.waitlist import PassOver
 from tables.selectors import ListView
@@ -44,7 +46,12 @@ class OpenSeatSerializer(serializers.Serializer):
 
 class WaitlistSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    stakes = serializers.CharField()
+    game = serializers.ChoiceField(choices=list(catalog.LISTINGS))
+    game_name = serializers.CharField(help_text="the game as the floor names it")
+    stakes = serializers.CharField(help_text="the limits in dollars")
+    name = serializers.CharField(
+        help_text='the list as the floor names it: "$20.00 - $2,000.00 EZ Baccarat"'
+    )
     minimum_cents = serializers.IntegerField()
     maximum_cents = serializers.IntegerField()
     response_minutes = serializers.IntegerField()
@@ -78,7 +85,10 @@ def _data(view: ListView) -> dict:
         )
     return {
         "id": row.pk,
-        "stakes": str(row),
+        "game": row.game,
+        "game_name": row.game_listing.name,
+        "stakes": dollar_range(row.minimum_cents, row.maximum_cents),
+        "name": str(row),
         "minimum_cents": row.minimum_cents,
         "maximum_cents": row.maximum_cents,
         "response_minutes": row.response_seconds // 60,
@@ -124,6 +134,9 @@ class WaitlistListApi(APIView):
     permission_classes = SUPERVISE_OR_READ
 
     class InputSerializer(PolicyInputSerializer):
+        game = serializers.CharField(
+            required=False, help_text="the game of the list; none: Ultimate Texas Hold'em"
+        )
         minimum_cents = cents()
         maximum_cents = cents()
 
@@ -186,6 +199,10 @@ class WaitlistEventSerializer(serializers.Serializer):
     table = serializers.IntegerField(source="table_id", allow_null=True)
     seat = serializers.IntegerField(allow_null=True)
     skipped = serializers.ListField(child=serializers.IntegerField())
+    reason = serializers.CharField(
+        help_text="why a call was withdrawn (seat_filled, table_closed, limits_changed, "
+        "player_returned, by_floor) or a player moved with a list (list_moved); empty otherwise"
+    )
 
 
 class WaitlistEventListApi(APIView):

@@ -90,6 +90,18 @@ BAD_BEAT_PAYTABLES: Mapping[str, PayTable] = {
     )
 }
 
+
+def paytable_label(name: str) -> str:
+    """A pay table as the floor and the options sheet name it: "option-1" -> "Option 1"
+    (the rules' own words), "UTH-01" as it is, "custom" -> "custom (given in full)". The
+    identifier stays what the API and the stored options carry."""
+    if name == "custom":
+        return "custom (given in full)"
+    if name.startswith("option-"):
+        return "Option " + name.removeprefix("option-")
+    return name
+
+
 # The categories a custom table must give odds for, per wager.
 TRIPS_CATEGORIES = _TRIPS_ORDER
 BAD_BEAT_CATEGORIES = _BAD_BEAT_ORDER

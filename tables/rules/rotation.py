@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 from cardroom.errors import Rule, RuleError
 
-from .seats import clockwise_from, left_of
+from .seats import SEAT_COUNT, clockwise_from, left_of
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,8 @@ class RotationPolicy:
     tppp_may_bank_twice_in_a_row: bool = False
     window_minutes: int | None = 40
     min_non_tppp_dealers_in_window: int = 2
+    # The table's seats: the button goes round 1 to ``seat_count`` (every game, §14.6).
+    seat_count: int = SEAT_COUNT
 
     @property
     def window(self) -> timedelta | None:
@@ -144,17 +146,22 @@ def tppp_excess(tppps_seated: int, policy: RotationPolicy) -> Breach | None:
     )
 
 
-def offer_order(seats: Iterable[int], start_seat: int) -> tuple[int, ...]:
-    """Occupied ``seats`` clockwise, starting at ``start_seat`` (inclusive)."""
-    return clockwise_from(start_seat, seats)
+def offer_order(
+    seats: Iterable[int], start_seat: int, *, seat_count: int = SEAT_COUNT
+) -> tuple[int, ...]:
+    """Occupied ``seats`` clockwise, starting at ``start_seat`` (inclusive), at a table of
+    ``seat_count`` seats."""
+    return clockwise_from(start_seat, seats, seat_count=seat_count)
 
 
-def offers_start_at(last_player_dealer_seat: int | None, named_start_seat: int) -> int:
+def offers_start_at(
+    last_player_dealer_seat: int | None, named_start_seat: int, *, seat_count: int = SEAT_COUNT
+) -> int:
     """Offers start left of the last player-dealer (who is asked last), or where the
     floor supervisor said when the game opened."""
     if last_player_dealer_seat is None:
         return named_start_seat
-    return left_of(last_player_dealer_seat)
+    return left_of(last_player_dealer_seat, seat_count=seat_count)
 
 
 def keeper(

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from cardroom.errors import Rule, RuleError
 
 SEAT_COUNT = 6
+MOST_SEATS = 9  # the most seats a table of any game has (EZ Baccarat's nine)
 
 
 def seat_numbers(seat_count: int) -> tuple[int, ...]:
@@ -35,7 +36,11 @@ def require_seat(
     """``seat`` if it is one of the table's seats; a RuleError naming ``field`` and ``rule``
     (the seats rule of the table's game) otherwise."""
     if type(seat) is not int or not 1 <= seat <= seat_count:
-        raise RuleError(f"seat {seat!r} does not exist", rule=rule, field=field)
+        raise RuleError(
+            f"seat {seat!r} does not exist: the table has seats 1 to {seat_count}",
+            rule=rule,
+            field=field,
+        )
     return seat
 
 

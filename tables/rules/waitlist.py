@@ -18,9 +18,13 @@ record the events; these rules say which event may come next and what the list i
   out): the player keeps their place or goes to the bottom (``Policy.pass_over``).
 - ``REMOVED`` (by the floor or at the player's wish) and ``LAPSED`` (a call-in not checked
   in in time) take the player off the list.
-- ``WITHDRAWN``: the floor withdraws a call because the seat is no longer open (its table
-  closed, or the player whose hold ran out came back): the player keeps their place, and the
-  call is not counted against them.
+- ``WITHDRAWN``: a call ends because the seat is no longer open (``Reason``: the seat was
+  filled another way, its table closed or changed its limits, the player whose hold ran out
+  came back, or the floor withdrew it): the player keeps their place, and the call is not
+  counted against them.
+- A list whose stakes no table plays any more after a change of limits moves to the list of
+  the new limits: ``REMOVED`` on the old list and ``JOINED`` on the new one, each with the
+  reason ``LIST_MOVED`` (``moved_entries`` says who goes, in order).
 
 Refusals: a player once per list (``waitlist.once``); a call only for the first eligible
 player, never for a player already called or for a seat already being called
@@ -50,6 +54,29 @@ class Kind(StrEnum):
     REMOVED = "removed"
     LAPSED = "lapsed"
     WITHDRAWN = "withdrawn"
+
+
+class Reason(StrEnum):
+    """Why a call was withdrawn or a player moved between lists (kept on the event)."""
+
+    NONE = ""
+    BY_FLOOR = "by_floor"  # the floor withdrew the call
+    SEAT_FILLED = "seat_filled"  # someone else sat in the seat (seated directly, or moved)
+    TABLE_CLOSED = "table_closed"
+    LIMITS_CHANGED = "limits_changed"  # the table now plays other stakes
+    PLAYER_RETURNED = "player_returned"  # the player whose hold ran out came back
+    LIST_MOVED = "list_moved"  # the list's last table changed limits: its players moved
+
+
+REASON_WORDS = {
+    Reason.NONE: "",
+    Reason.BY_FLOOR: "withdrawn by the floor",
+    Reason.SEAT_FILLED: "the seat was filled another way",
+    Reason.TABLE_CLOSED: "the table closed",
+    Reason.LIMITS_CHANGED: "the table changed its limits",
+    Reason.PLAYER_RETURNED: "the player whose hold ran out came back",
+    Reason.LIST_MOVED: "moved with the list: its last table changed limits",
+}
 
 
 class PassOver(StrEnum):
@@ -94,6 +121,7 @@ class Event:
     table: int | None = None  # CALLED, SEATED
     seat: int | None = None  # CALLED, SEATED
     skipped: tuple[int, ...] = ()  # CALLED: the players ahead who were not called
+    reason: Reason = Reason.NONE  # WITHDRAWN, and REMOVED/JOINED when a list moves
 
 
 @dataclass(frozen=True)
@@ -152,6 +180,24 @@ class Waitlist:
         )
 
 
+@dataclass(frozen=True)
+class Names:
+    """How a refusal names the players and tables it speaks of: the service passes their
+    names (the floor reads "Ann Lee is already on this list"); without a name, by number."""
+
+    players: Mapping[int, str] = field(default_factory=dict)
+    tables: Mapping[int, str] = field(default_factory=dict)
+
+    def player(self, player: int) -> str:
+        return self.players.get(player) or f"player {player}"
+
+    def table(self, table: int) -> str:
+        return self.tables.get(table) or f"table {table}"
+
+
+BY_NUMBER = Names()
+
+
 def eligible(waitlist: Waitlist, *, skip: Iterable[int] = ()) -> list[Entry]:
     """The players who may be called, in order: in the room, not being called, not skipped."""
     skipped = set(skip)
@@ -171,10 +217,12 @@ def _refuse(message: str, rule: Rule, field_name: str = "player") -> RuleError:
     return RuleError(message, rule=rule, field=field_name)
 
 
-def _listed(waitlist: Waitlist, event: Event) -> Entry:
+def _listed(waitlist: Waitlist, event: Event, names: Names) -> Entry:
     entry = waitlist.entry(event.player)
     if entry is None:
-        raise StateError(f"player {event.player} is not on this list", state=State.NOT_LISTED)
+        raise StateError(
+            f"{names.player(event.player)} is not on this list", state=State.NOT_LISTED
+        )
     return entry
 
 
@@ -186,43 +234,43 @@ def _replaced(waitlist: Waitlist, entry: Entry) -> tuple[Entry, ...]:
     return tuple(entry if e.player == entry.player else e for e in waitlist.entries)
 
 
-def apply(waitlist: Waitlist, event: Event, policy: Policy) -> Waitlist:
+def apply(waitlist: Waitlist, event: Event, policy: Policy, names: Names = BY_NUMBER) -> Waitlist:
     """The list after ``event``, or a refusal (RuleError 400, StateError 409) if the rules
-    do not allow it. Events come in time order."""
+    do not allow it, naming players and tables by ``names``. Events come in time order."""
     if waitlist.at is not None and event.at < waitlist.at:
         raise _refuse("events are recorded in time order", Rule.WAITLIST_ORDER, "at")
-    entries = _apply(waitlist, event, policy)
+    entries = _apply(waitlist, event, policy, names)
     calls = waitlist.calls
     if event.kind == Kind.CALLED:
         calls = (*calls, (event.player, event.table, event.seat))
     return Waitlist(entries=entries, calls=calls, at=event.at)
 
 
-def _apply(waitlist: Waitlist, event: Event, policy: Policy) -> tuple[Entry, ...]:
+def _apply(waitlist: Waitlist, event: Event, policy: Policy, names: Names) -> tuple[Entry, ...]:
     kind = Kind(event.kind)
+    who = names.player(event.player)
     if kind == Kind.JOINED:
         if waitlist.entry(event.player) is not None:
             raise _refuse(
-                f"player {event.player} is already on this list "
-                f"(number {waitlist.position(event.player)})",
+                f"{who} is already on this list (number {waitlist.position(event.player)})",
                 Rule.WAITLIST_ONCE,
             )
         return (*waitlist.entries, Entry(event.player, event.at, by_phone=event.by_phone))
 
-    entry = _listed(waitlist, event)
+    entry = _listed(waitlist, event, names)
     if kind == Kind.CHECKED_IN:
         if entry.in_the_room:
-            raise StateError(f"player {event.player} is already in the room", state=State.WAITING)
-        _not_lapsed(entry, event, policy)
+            raise StateError(f"{who} is already in the room", state=State.WAITING)
+        _not_lapsed(entry, event, policy, who)
         return _replaced(waitlist, replace(entry, checked_in=True))
     if kind == Kind.CALLED:
-        return _call(waitlist, entry, event, policy)
+        return _call(waitlist, entry, event, policy, names)
     if kind in (Kind.DECLINED, Kind.PASSED_OVER):
         if entry.call is None:
-            raise StateError(f"player {event.player} has not been called", state=State.WAITING)
+            raise StateError(f"{who} has not been called", state=State.WAITING)
         if kind == Kind.PASSED_OVER and event.at < entry.call.answer_by:
             raise _refuse(
-                f"player {event.player} has until {entry.call.answer_by:%H:%M:%S} to answer",
+                f"{who} has until {entry.call.answer_by:%H:%M:%S} to answer",
                 Rule.WAITLIST_CALL,
             )
         missed = replace(entry, call=None, misses=entry.misses + 1)
@@ -231,13 +279,13 @@ def _apply(waitlist: Waitlist, event: Event, policy: Policy) -> tuple[Entry, ...
         return _replaced(waitlist, missed)
     if kind == Kind.WITHDRAWN:
         if entry.call is None:
-            raise StateError(f"player {event.player} has not been called", state=State.WAITING)
+            raise StateError(f"{who} has not been called", state=State.WAITING)
         return _replaced(waitlist, replace(entry, call=None))
     if kind == Kind.LAPSED:
         lapses_at = entry.lapses_at(policy)
         if lapses_at is None or event.at < lapses_at:
             raise _refuse(
-                f"player {event.player}'s call-in holds their place"
+                f"{who}'s call-in holds their place"
                 + (f" until {lapses_at:%H:%M:%S}" if lapses_at else ": they are in the room"),
                 Rule.WAITLIST_CALL_IN,
             )
@@ -246,11 +294,11 @@ def _apply(waitlist: Waitlist, event: Event, policy: Policy) -> tuple[Entry, ...
     return _without(waitlist, entry.player)
 
 
-def _not_lapsed(entry: Entry, event: Event, policy: Policy) -> None:
+def _not_lapsed(entry: Entry, event: Event, policy: Policy, who: str) -> None:
     lapses_at = entry.lapses_at(policy)
     if lapses_at is not None and event.at >= lapses_at:
         raise _refuse(
-            f"player {event.player}'s call-in lapsed at {lapses_at:%H:%M:%S}",
+            f"{who}'s call-in lapsed at {lapses_at:%H:%M:%S}",
             Rule.WAITLIST_CALL_IN,
         )
 
@@ -259,34 +307,35 @@ def _being_called(message: str) -> StateError:
     return StateError(message, state=State.CALLED, rule=Rule.WAITLIST_ORDER)
 
 
-def _call(waitlist: Waitlist, entry: Entry, event: Event, policy: Policy) -> tuple[Entry, ...]:
+def _call(
+    waitlist: Waitlist, entry: Entry, event: Event, policy: Policy, names: Names
+) -> tuple[Entry, ...]:
+    who = names.player(event.player)
     if event.table is None or event.seat is None:
         raise _refuse("a call names the table and the seat", Rule.WAITLIST_ORDER, "seat")
     if entry.call is not None:
         raise _being_called(
-            f"player {event.player} is already called "
-            f"(table {entry.call.table} seat {entry.call.seat})"
+            f"{who} is already called ({names.table(entry.call.table)}, seat {entry.call.seat})"
         )
     other = waitlist.calling(event.table, event.seat)
     if other is not None:
-        raise _being_called(f"player {other.player} is already called for that seat")
+        raise _being_called(f"{names.player(other.player)} is already called for that seat")
     ahead = waitlist.players[: waitlist.position(entry.player) - 1]
     unknown = set(event.skipped) - set(ahead)
     if unknown:
         raise _refuse(
-            f"only players ahead of player {event.player} can be skipped, not "
-            + ", ".join(str(p) for p in sorted(unknown)),
+            f"only players ahead of {who} can be skipped, not "
+            + ", ".join(names.player(p) for p in sorted(unknown)),
             Rule.WAITLIST_ORDER,
             "skipped",
         )
     first = first_eligible(waitlist, skip=event.skipped)
     if first is None or first.player != entry.player:
         raise _refuse(
-            f"player {first.player if first else '?'} is first to be called, not "
-            f"player {event.player}",
+            f"{names.player(first.player) if first else 'nobody'} is first to be called, not {who}",
             Rule.WAITLIST_ORDER,
         )
-    _not_lapsed(entry, event, policy)
+    _not_lapsed(entry, event, policy, who)
     call = Call(event.table, event.seat, event.at, event.at + policy.response)
     return _replaced(waitlist, replace(entry, call=call))
 
@@ -326,3 +375,10 @@ def seated_everywhere(
         for key, waitlist in waitlists.items()
         if waitlist.entry(player) is not None
     }
+
+
+def moved_entries(source: Waitlist, target: Waitlist) -> list[Entry]:
+    """A list whose stakes no open table plays any more moves to the list of the new
+    limits: its players, in their order, after those already waiting there (a player on
+    both lists keeps their place on the new one). A call-in not checked in stays a call-in."""
+    return [e for e in source.entries if target.entry(e.player) is None]

@@ -13,15 +13,14 @@ commits with the caller's transaction, and the caller answers the refusal.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
 
 from django.db import connection, transaction
 
 from cardroom.clock import now
 from cardroom.errors import Refused, Rule, State, StateError
+from tables import sql
 from tables.guards import require_not_excluded
 from tables.models import (
     ButtonOffer,
@@ -45,7 +44,6 @@ from tables.selectors import (
     NO_PLAYER_DEALER_STATUS,
     button_state,
     exclusion_in_force,
-    json_row_loader,
 )
 
 from .floor import end_game
@@ -64,7 +62,7 @@ def offer_button(*, table_id: int, by) -> ButtonOffer | Refused:
         table = lock_table(table_id)
         button = button_state(table)
         plan = button.require_offer()
-        if plan.seating is not None:  # a barred patron is not offered the button (§3.8)
+        if plan.seating is not None:  # a barred patron is not offered the button (§3.9)
             require_not_excluded(
                 exclusion_in_force(player_id=plan.seating.player_id), action=BARRED_BUTTON
             )
@@ -116,7 +114,7 @@ def answer_offer(*, table_id: int, offer_id: int, accept: bool, by) -> ButtonOff
         table = lock_table(table_id)
         moment = now()
         if connection.vendor == "postgresql":
-            answered = _answer_in_one_statement(table, offer_id, accept, by, moment)
+            answered = sql.answer_offer(table.pk, offer_id, accept, by, moment)
             if answered is not None:
                 return answered
         # Elsewhere, or refused (the same reads and words on PostgreSQL: nothing was written).
@@ -272,120 +270,15 @@ def take_position(table: Table, *, by, moment: datetime) -> PlayerDealer | Refus
     )
 
 
-# --- The writes in one statement (PostgreSQL) ---------------------------------------------
+# --- The writes in one statement (PostgreSQL: the floor's SQL home, ``tables.sql``) --------
 
 
 def _record(offer_round: OfferRound, offers: list[ButtonOffer]) -> None:
     """Insert ``offers``, with ``offer_round`` first if it is new (not yet saved)."""
     if connection.vendor == "postgresql" and offers:
-        _insert_in_one_statement(offer_round, offers)
+        sql.insert_offers(offer_round, offers)
         return
     if offer_round.pk is None:
         offer_round.save(force_insert=True)
     for offer in offers:
         offer.save(force_insert=True)
-
-
-def _inserted(model) -> tuple[str, list]:
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    columns = ", ".join(f'"{f.column}"' for f in fields)
-    return f'INSERT INTO "{model._meta.db_table}" ({columns})', fields
-
-
-def _values(obj, fields, params: list, literal: dict[str, str] | None = None) -> str:
-    """``obj``'s values for ``fields`` as an insert's row (added to ``params``): the ORM's."""
-    marks = []
-    for f in fields:
-        if literal and f.attname in literal:
-            marks.append(literal[f.attname])
-            continue
-        marks.append("%s")
-        params.append(f.get_db_prep_save(f.pre_save(obj, True), connection))
-    return f"({', '.join(marks)})"
-
-
-# A named hot-path writer (plain SQL, PostgreSQL): a new offer round and its offers inserted
-# by one statement instead of one each (the round's id reaches the offers through the
-# statement's ``WITH``), writing exactly the rows the ORM's inserts write (proved by
-# tests/tables/services/test_button_statements.py).
-def _insert_in_one_statement(offer_round: OfferRound, offers: list[ButtonOffer]) -> None:
-    params: list = []
-    sql = ""
-    new = offer_round.pk is None
-    if new:
-        insert, fields = _inserted(OfferRound)
-        sql = f'WITH r AS ({insert} VALUES {_values(offer_round, fields, params)} RETURNING "id") '
-    insert, fields = _inserted(ButtonOffer)
-    literal = {"offer_round_id": '(SELECT "id" FROM r)'} if new else None
-    rows = ", ".join(_values(offer, fields, params, literal) for offer in offers)
-    with connection.cursor() as cursor:
-        cursor.execute(f'{sql}{insert} VALUES {rows} RETURNING "id", "offer_round_id"', params)
-        returned = cursor.fetchall()
-    for obj in (offer_round, *offers) if new else offers:
-        obj._state.adding = False
-        obj._state.db = connection.alias
-    if new:
-        offer_round.pk = returned[0][1]
-    for offer, (pk, _) in zip(offers, returned, strict=True):
-        offer.pk = pk
-        offer.offer_round = offer_round  # its id, as the ORM sets it when saving
-
-
-# A named hot-path writer (plain SQL, PostgreSQL): an answer and, with an acceptance, the
-# offer round's close, by one statement instead of a read and two updates; only when the
-# offer may be answered (pending, in an open offer round at the table): otherwise nothing is
-# written and the ORM's reads give the refusal. Proved to write and answer what the ORM does
-# by tests/tables/services/test_button_statements.py.
-_ANSWER_SQL = """WITH answered AS (
-    UPDATE {offer} AS b
-       SET "answer" = %(answer)s, "answered_at" = %(at)s, "answered_by_id" = %(by)s
-      FROM {offer_round} AS r
-     WHERE b."id" = %(offer)s AND b."answer" = %(pending)s AND r."id" = b."offer_round_id"
-       AND r."table_id" = %(table)s AND r."status" = %(open)s
-    RETURNING b.*
-), closed AS (
-    UPDATE {offer_round}
-       SET "status" = %(accepted)s, "closed_at" = %(at)s
-     WHERE %(accept)s AND "id" = (SELECT "offer_round_id" FROM answered)
-    RETURNING *
-)
-SELECT to_json(answered), COALESCE(
-    (SELECT to_json(closed) FROM closed),
-    (SELECT to_json(r) FROM {offer_round} r WHERE r."id" = answered."offer_round_id")
-) FROM answered
-"""
-
-
-@cache
-def _answering() -> tuple[str, Callable, Callable]:
-    sql = _ANSWER_SQL.format(
-        offer=f'"{ButtonOffer._meta.db_table}"', offer_round=f'"{OfferRound._meta.db_table}"'
-    )
-    return sql, json_row_loader(ButtonOffer), json_row_loader(OfferRound)
-
-
-def _answer_in_one_statement(
-    table: Table, offer_id: int, accept: bool, by, moment: datetime
-) -> ButtonOffer | None:
-    """The offer answered, or None (nothing written) if it may not be."""
-    sql, load_offer, load_offer_round = _answering()
-    params = {
-        "answer": (OfferAnswer.ACCEPTED if accept else OfferAnswer.DECLINED).value,
-        "at": moment,
-        "by": None if by is None else by.pk,
-        "offer": offer_id,
-        "pending": OfferAnswer.PENDING.value,
-        "table": table.pk,
-        "open": OfferRoundStatus.OPEN.value,
-        "accepted": OfferRoundStatus.ACCEPTED.value,
-        "accept": accept,
-    }
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    offer = load_offer(row[0])
-    offer.offer_round = load_offer_round(row[1])
-    offer.answered_by = by
-    return offer

@@ -1,4 +1,4 @@
-"""Barred and self-restricted patrons (docs/rules.md §3.8): the list, kept by floor
+"""Barred and self-restricted patrons (docs/rules.md §3.9): the list, kept by floor
 supervisors and compliance officers, and the one check every door of the floor asks.
 
 An entry is never edited or deleted: a correction lifts it (who, when, why) and records a

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
+from games import catalog
 from tables import options as table_options
 from tables.guards import (
     require_closable,
@@ -37,13 +38,16 @@ from tables.models import (
     TableOptionChange,
     TPPPRegistration,
     TPPPRegistrationChange,
+    Waitlist,
 )
+from tables.rules import seat_requests as seat_rules
+from tables.rules import waitlist as waitlist_rules
 from tables.rules.identity import require_identification
 from tables.rules.rotation import tppp_excess
 from tables.rules.seats import require_seat
 from tables.selectors import active_round, exclusion_in_force, open_game
 
-from . import contracts, listing
+from . import contracts, listing, seat_requests
 from .locks import lock_table
 
 IDENTIFICATION_FIELDS = ("id_type", "id_number", "id_issued_by", "date_of_birth")
@@ -260,20 +264,32 @@ def _as_registration_record(values: dict[str, Any]) -> dict[str, Any]:
     return {**values, "badge_expires_on": values["badge_expires_on"].isoformat()}
 
 
-def create_table(*, name: str, by, options: dict[str, Any] | None = None) -> Table:
-    """A new table with the default options sheet, overridden by ``options``."""
+def create_table(
+    *, name: str, by, options: dict[str, Any] | None = None, game: str | None = None
+) -> Table:
+    """A new table of ``game`` (Ultimate Texas Hold'em when none is named) with the game's
+    default options sheet, overridden by ``options``. The game never changes afterwards."""
     options = options or {}
     with transaction.atomic():
         if Table.objects.filter(name=name).exists():
             raise RuleError(f"a table named {name!r} exists", rule=Rule.TABLE_NAME, field="name")
-        table = Table(name=name, created_at=now())
+        try:
+            rules = catalog.listing(game)
+        except RuleError as error:
+            raise RuleError(error.message, rule=Rule.OPTIONS, field="game") from None
+        table = Table(
+            name=name,
+            created_at=now(),
+            game=rules.key,
+            seat_count=rules.default_seats,
+            game_options=dict(rules.own_defaults),
+        )
         values = {**table_options.snapshot(table), **options}
-        unknown = set(options) - set(table_options.EDITABLE_OPTIONS)
+        unknown = set(options) - set(table_options.editable_options(rules))
         if unknown:
             name_ = sorted(unknown)[0]
             raise RuleError(f"unknown option {name_}", rule=Rule.OPTIONS, field=name_)
-        for field, value in table_options.validate(values).items():
-            setattr(table, field, value)
+        table_options.store(table, table_options.validate(values))
         table.save()
         return table
 
@@ -283,14 +299,17 @@ def change_table_options(*, table_id: int, by, changes: dict[str, Any]) -> Table
     with transaction.atomic():
         table = lock_table(table_id)
         require_no_round_in_play(active_round(table), action="options change")
-        unknown = set(changes) - set(table_options.EDITABLE_OPTIONS)
+        sheet = table_options.editable_options(table.game_listing)
+        unknown = set(changes) - set(sheet)
         if unknown:
             name = sorted(unknown)[0]
             raise RuleError(f"unknown option {name}", rule=Rule.OPTIONS, field=name)
         old = table_options.snapshot(table)
         new = table_options.validate({**old, **changes})
+        if new.get("seats", table.seat_count) < table.seat_count:
+            _require_seats_empty_above(table, new["seats"])
         moment = now()
-        for name in table_options.EDITABLE_OPTIONS:
+        for name in sheet:
             if old[name] != new[name]:
                 TableOptionChange.objects.create(
                     table=table,
@@ -300,9 +319,55 @@ def change_table_options(*, table_id: int, by, changes: dict[str, Any]) -> Table
                     changed_at=moment,
                     changed_by=by,
                 )
-                setattr(table, name, new[name])
+        table_options.store(table, new)
         table.save()
+        stakes = ("minimum_cents", "maximum_cents")
+        table.waitlist_moved = None
+        if any(old[name] != new[name] for name in stakes):
+            table.waitlist_moved = _limits_changed(
+                table, (old["minimum_cents"], old["maximum_cents"]), by=by, moment=moment
+            )
         return table
+
+
+def _require_seats_empty_above(table: Table, seats: int) -> None:
+    """A table loses seats only when nobody sits in them."""
+    taken = (
+        Seating.objects.filter(table=table, left_at__isnull=True, seat__gt=seats)
+        .order_by("seat")
+        .values_list("seat", flat=True)
+        .first()
+    )
+    if taken is not None:
+        raise RuleError(
+            f"seat {taken} is taken: the table keeps it until the player leaves",
+            rule=Rule.OPTIONS,
+            field="seats",
+        )
+
+
+def _limits_changed(table: Table, old: tuple[int, int], *, by, moment):
+    """The table plays other stakes (docs/rules.md §3.6): calls to its seats are withdrawn
+    (the players keep their places); if no other open table plays the old stakes, their list
+    moves to the list of the new limits. Answers (old list, new list, players moved) or None."""
+    listing.withdraw_calls(
+        table.pk, by=by, moment=moment, reason=waitlist_rules.Reason.LIMITS_CHANGED
+    )
+    seat_requests.table_changed(table, by=by, moment=moment, end=seat_rules.End.LIMITS_CHANGED)
+    source = Waitlist.objects.filter(
+        game=table.game, minimum_cents=old[0], maximum_cents=old[1]
+    ).first()
+    if source is None or table.closed_at is not None:
+        return None
+    still_played = Table.objects.filter(
+        game=table.game, minimum_cents=old[0], maximum_cents=old[1], closed_at__isnull=True
+    ).exists()
+    if still_played:
+        return None
+    moved = listing.move_list(
+        source, table.minimum_cents, table.maximum_cents, by=by, moment=moment
+    )
+    return None if moved is None else (source, *moved)
 
 
 def _tppp_badge_valid(player: Player, on: date) -> bool | None:
@@ -317,7 +382,7 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
     with transaction.atomic():
         table = lock_table(table_id)
         require_table_open(table, action="a player sits")
-        require_seat(seat)
+        require_seat(seat, seat_count=table.seat_count)
         player = Player.objects.select_related("tppp").filter(pk=player_id).first()
         if player is None:
             raise RuleError(f"no player {player_id}", rule=Rule.KNOWN_PLAYER, field="player")
@@ -366,11 +431,14 @@ def seat_player(*, table_id: int, seat: int, player_id: int, by) -> Seating:
             ) from None
         # A player who takes a seat leaves every waitlist they are on (docs/rules.md §3.6).
         listing.seated(seating, by=by, moment=moment)
+        seat_requests.seated(seating, by=by, moment=moment)
         return seating
 
 
-def unseat_player(*, table_id: int, seat: int, by) -> Seating:
-    """A player leaves; never while in the hand in play or holding its player-dealer position."""
+def unseat_player(*, table_id: int, seat: int, by, moving: bool = False) -> Seating:
+    """A player leaves; never while in the hand in play or holding its player-dealer position.
+    ``moving``: to a seat at another table in the same step (their table change stays open
+    until they sit there)."""
     with transaction.atomic():
         table = lock_table(table_id)
         seating = Seating.objects.filter(table=table, seat=seat, left_at__isnull=True).first()
@@ -399,6 +467,8 @@ def unseat_player(*, table_id: int, seat: int, by) -> Seating:
         seating.left_at = moment
         seating.unseated_by = by
         seating.save(update_fields=["left_at", "unseated_by"])
+        if not moving:
+            seat_requests.left(seating, by=by, moment=moment)
         return seating
 
 
@@ -440,7 +510,7 @@ def open_game_at(*, table_id: int, first_offer_seat: int, by) -> Game:
             raise StateError(
                 f"a game is already open at {table}", state=State.GAME_OPEN, rule=Rule.GAME
             )
-        require_seat(first_offer_seat, field="first_offer_seat")
+        require_seat(first_offer_seat, field="first_offer_seat", seat_count=table.seat_count)
         return Game.objects.create(
             table=table, opened_at=now(), opened_by=by, first_offer_seat=first_offer_seat
         )
@@ -496,8 +566,14 @@ def mark_table_closed(*, table_id: int, by) -> Table:
         table.closed_at = now()
         table.closed_by = by
         table.save(update_fields=["closed_at", "closed_by"])
-        # Calls to its seats are withdrawn: the players keep their places (§3.6).
-        listing.withdraw_calls(table.pk, by=by, moment=table.closed_at)
+        # Calls to its seats are withdrawn: the players keep their places (§3.6); its
+        # must-move links and the table changes to it end.
+        seat_requests.table_changed(
+            table, by=by, moment=table.closed_at, end=seat_rules.End.TABLE_CLOSED
+        )
+        listing.withdraw_calls(
+            table.pk, by=by, moment=table.closed_at, reason=waitlist_rules.Reason.TABLE_CLOSED
+        )
         return table
 
 

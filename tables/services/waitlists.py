@@ -1,5 +1,8 @@
 """Waitlists, seat calls and seat holds (docs/rules.md §3.6): one atomic action per change.
 
+A list is kept for one game at one stakes (docs/rules.md §3.6): "$20.00 - $2,000.00 EZ
+Baccarat" fills only the EZ Baccarat tables at those limits.
+
 Each action locks, in the documented order, the tables of the list's stakes (by id), then
 the lists it writes (by id); re-reads the list under the locks; records what the clock made
 due; then checks and records its own event (``listing.record``). The state of a list is
@@ -28,7 +31,8 @@ from django.db import IntegrityError, transaction
 
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError, State, StateError
-from cardroom.money import dollar_range
+from games import catalog
+from games.catalog import at_stakes
 from tables.guards import require_not_excluded
 from tables.models import (
     HoldEnd,
@@ -41,10 +45,11 @@ from tables.models import (
     WaitlistPolicyChange,
 )
 from tables.rules import waitlist as rules
-from tables.rules.seats import require_seat
+from tables.rules.seats import MOST_SEATS, require_seat
 from tables.selectors import ListView, exclusion_in_force, waitlist_view, waitlist_views
+from tables.selectors import seat_requests as seat_requests_view
 
-from . import floor, listing
+from . import floor, listing, seat_requests
 from .locks import lock_table
 
 SEAT_HOLD_MINUTES = (1, 120)  # the shortest and the longest hold, in minutes
@@ -86,12 +91,23 @@ def _policy_values(response_minutes, call_in_minutes, pass_over) -> dict:
     }
 
 
-def _stakes_tables(minimum_cents: int, maximum_cents: int) -> list[Table]:
+def _stakes_tables(minimum_cents: int, maximum_cents: int, game: str) -> list[Table]:
+    """The open tables of ``game`` at these limits: the tables a list of theirs fills."""
     return list(
         Table.objects.filter(
-            minimum_cents=minimum_cents, maximum_cents=maximum_cents, closed_at__isnull=True
+            game=game,
+            minimum_cents=minimum_cents,
+            maximum_cents=maximum_cents,
+            closed_at__isnull=True,
         ).order_by("pk")
     )
+
+
+def _game(game: str | None) -> str:
+    try:
+        return catalog.listing(game).key
+    except RuleError as error:
+        raise RuleError(error.message, rule=Rule.WAITLIST_STAKES, field="game") from None
 
 
 def open_waitlist(
@@ -99,32 +115,36 @@ def open_waitlist(
     minimum_cents: int,
     maximum_cents: int,
     by,
+    game: str | None = None,
     response_minutes: int = 3,
     call_in_minutes: int = 30,
     pass_over: str = rules.PassOver.KEEP_PLACE,
 ) -> Waitlist:
-    """A list for the stakes of an open table (one per stakes)."""
+    """A list for the game and stakes of an open table (one per game and stakes; Ultimate
+    Texas Hold'em when no game is named)."""
     values = _policy_values(response_minutes, call_in_minutes, pass_over)
-    if not _stakes_tables(minimum_cents, maximum_cents):
+    game = _game(game)
+    named = at_stakes(minimum_cents, maximum_cents, game)
+    if not _stakes_tables(minimum_cents, maximum_cents, game):
         raise RuleError(
-            f"no open table plays {dollar_range(minimum_cents, maximum_cents)}: a list is kept "
-            "for the stakes of a table",
+            f"no open table plays {named}: a list is kept for the game and stakes of a table",
             rule=Rule.WAITLIST_STAKES,
             field="minimum_cents",
         )
     moment = now()
     with transaction.atomic():
         if Waitlist.objects.filter(
-            minimum_cents=minimum_cents, maximum_cents=maximum_cents
+            game=game, minimum_cents=minimum_cents, maximum_cents=maximum_cents
         ).exists():
             raise StateError(
-                f"the {dollar_range(minimum_cents, maximum_cents)} list is already open",
+                f"the {named} list is already open",
                 state=State.ALREADY_RECORDED,
                 rule=Rule.WAITLIST_STAKES,
             )
         try:
             with transaction.atomic():
                 row = Waitlist.objects.create(
+                    game=game,
                     minimum_cents=minimum_cents,
                     maximum_cents=maximum_cents,
                     created_at=moment,
@@ -133,7 +153,7 @@ def open_waitlist(
                 )
         except IntegrityError:
             raise StateError(
-                f"the {dollar_range(minimum_cents, maximum_cents)} list is already open",
+                f"the {named} list is already open",
                 state=State.ALREADY_RECORDED,
                 rule=Rule.WAITLIST_STAKES,
             ) from None
@@ -229,8 +249,8 @@ def _record(view: ListView, event: rules.Event, *, by) -> WaitlistEvent:
 # --- Calls -----------------------------------------------------------------------------------
 
 
-def _stakes_of(table: Table) -> tuple[int, int]:
-    return (table.minimum_cents, table.maximum_cents)
+def _stakes_of(table: Table) -> tuple[str, int, int]:
+    return (table.game, table.minimum_cents, table.maximum_cents)
 
 
 def _lock_for_calls(waitlist_id: int) -> ListView:
@@ -239,7 +259,7 @@ def _lock_for_calls(waitlist_id: int) -> ListView:
     row = Waitlist.objects.filter(pk=waitlist_id).first()
     if row is None:
         raise Waitlist.DoesNotExist(f"no waitlist {waitlist_id}")
-    for table in _stakes_tables(row.minimum_cents, row.maximum_cents):
+    for table in _stakes_tables(row.minimum_cents, row.maximum_cents, row.game):
         lock_table(table.pk)
     # Every list: a call skips players called on another list, and a seating takes the
     # player off every list, so no other list may change under either.
@@ -255,15 +275,17 @@ def _open_seat(view: ListView, table_id: int, seat: int):
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise RuleError(f"no table {table_id}", rule=Rule.WAITLIST_STAKES, field="table")
-    stakes = dollar_range(view.waitlist.minimum_cents, view.waitlist.maximum_cents)
-    if _stakes_of(table) != (view.waitlist.minimum_cents, view.waitlist.maximum_cents):
+    row = view.waitlist
+    if _stakes_of(table) != (row.game, row.minimum_cents, row.maximum_cents):
+        plays = at_stakes(table.minimum_cents, table.maximum_cents, table.game)
         raise RuleError(
-            f"{table} plays {dollar_range(*_stakes_of(table))}; this list is {stakes}",
+            f"{table} plays {plays}; this list is {row}",
             rule=Rule.WAITLIST_STAKES,
             field="table",
         )
     if table.closed_at is not None:
         raise StateError(f"{table} is closed", state=State.TABLE_CLOSED, rule=Rule.SEATS)
+    require_seat(seat, seat_count=table.seat_count)  # a seat the table has
     hold = SeatHold.objects.filter(table=table, seat=seat, ended_at__isnull=True).first()
     if hold is not None:
         raise StateError(
@@ -350,11 +372,14 @@ def _call_event(
 def call(*, waitlist_id: int, table_id: int, seat: int, by, player_id: int | None = None):
     """Call the first eligible player to an open seat (``player_id``, when given, must be
     that player: the floor confirms whom it calls)."""
-    require_seat(seat)
+    require_seat(seat, seat_count=MOST_SEATS)  # the table's own count is checked when seated
     with transaction.atomic():
         view = _lock_for_calls(waitlist_id)
         view, _ = listing.record(view)
         moment = max(now(), view.recorded.at or now())
+        if any((s.table.pk, s.seat) == (table_id, seat) for s in view.open_seats):
+            # A must-move player or a table change is offered the seat before the list.
+            seat_requests.require_not_offered(table_id, seat)
         event = _call_event(view, table_id, seat, moment, player_id)
         if event is None:
             raise StateError(
@@ -364,7 +389,10 @@ def call(*, waitlist_id: int, table_id: int, seat: int, by, player_id: int | Non
                 rule=Rule.WAITLIST_ORDER,
             )
         if view.now.entry(event.player) is None:
-            raise StateError(f"player {event.player} is not on this list", state=State.NOT_LISTED)
+            raise StateError(
+                f"{listing.player_name(view, event.player)} is not on this list",
+                state=State.NOT_LISTED,
+            )
         _, row = listing.record(view, event, by=by)
         return row
 
@@ -393,6 +421,8 @@ def _call_next(view: ListView, table_id: int, seat: int, by) -> WaitlistEvent | 
         return None
     if not any((s.table.pk, s.seat) == (table_id, seat) for s in view.open_seats):
         return None
+    if seat_requests_view().offered(table_id, seat) is not None:
+        return None  # the seat goes to a must-move player or a table change first
     moment = max(now(), view.recorded.at or now())
     event = _call_event(view, table_id, seat, moment, None)
     if event is None:
@@ -503,7 +533,7 @@ def sweep(*, moment: datetime | None = None) -> int:
 
 def hold_seat(*, table_id: int, seat: int, by, minutes: int = 15) -> SeatHold:
     """A seated player steps away: their seat is held for ``minutes``."""
-    require_seat(seat)
+    require_seat(seat, seat_count=MOST_SEATS)  # the table's own count is checked when seated
     low, high = SEAT_HOLD_MINUTES
     if type(minutes) is not int or not low <= minutes <= high:
         raise RuleError(
@@ -557,7 +587,13 @@ def release_hold(*, table_id: int, seat: int, by) -> SeatHold:
         hold.end = HoldEnd.RETURNED
         hold.save(update_fields=["ended_at", "ended_by", "end"])
         # Back after the hold ran out and the seat was offered: the call is withdrawn.
-        listing.withdraw_calls(table.pk, by=by, seats=[seat], moment=hold.ended_at)
+        listing.withdraw_calls(
+            table.pk,
+            by=by,
+            seats=[seat],
+            moment=hold.ended_at,
+            reason=rules.Reason.PLAYER_RETURNED,
+        )
         return hold
 
 
@@ -569,6 +605,10 @@ def withdraw(*, waitlist_id: int, player_id: int, by) -> WaitlistEvent:
         view, _ = listing.record(view)
         _called(view, player_id)
         _, row = listing.record(
-            view, rules.Event(rules.Kind.WITHDRAWN, player_id, _moment(view)), by=by
+            view,
+            rules.Event(
+                rules.Kind.WITHDRAWN, player_id, _moment(view), reason=rules.Reason.BY_FLOOR
+            ),
+            by=by,
         )
         return row

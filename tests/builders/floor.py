@@ -54,7 +54,7 @@ from tables.models import (
     TPPPRegistration,
 )
 from tables.rules.rotation import BankedHand, Violation, audit_rotation
-from tables.rules.seats import SEATS
+from tables.rules.seats import MOST_SEATS, SEATS
 from tables.services import button, floor
 from tests.builders.factories import UserFactory
 from wagers.models import (
@@ -222,6 +222,7 @@ def open_floor(
     open_game: bool = True,
     chips: Mapping[int, int] | int | None = None,
     name: str | None = None,
+    game: str | None = None,
     **options: Any,
 ) -> OpenFloor:
     """A new table with ``options``, players seated per ``layout``, and (by default) a game.
@@ -229,10 +230,16 @@ def open_floor(
     The floor supervisor seats each player; their chips are brought by the dealer:
     ``chips`` cents each (a mapping: by seat, none for 0), or by default enough for a bank.
     """
-    assert len(layout) == len(SEATS) and set(layout) <= set("PT."), layout
-    table = floor.create_table(name=name or unique("UTH-FL"), by=staff.supervisor, options=options)
+    assert set(layout) <= set("PT."), layout
+    if game is None:
+        assert len(layout) == len(SEATS), layout
+    else:  # a game of several seat counts: as many seats as the layout shows
+        options.setdefault("seats", len(layout))
+    table = floor.create_table(
+        name=name or unique("UTH-FL"), by=staff.supervisor, options=options, game=game
+    )
     players = {}
-    for seat, mark in zip(SEATS, layout, strict=True):
+    for seat, mark in enumerate(layout, start=1):
         if mark == ".":
             continue
         player = make_player(tppp=mark == "T")
@@ -316,7 +323,7 @@ def give_button(table_id: int, seat: int | None = None, *, by) -> ButtonOffer:
 
     ``seat=None``: the first seat offered accepts.
     """
-    for _ in range(len(SEATS) + 1):
+    for _ in range(MOST_SEATS + 1):
         offer = button.offer_button(table_id=table_id, by=by)
         if isinstance(offer, Refused):  # every seat declined or was passed over
             refusal = describe(offer.error)

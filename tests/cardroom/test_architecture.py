@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import ast
+import importlib
 import re
 import subprocess
 import sys
@@ -127,3 +129,64 @@ def test_nothing_in_the_repository_points_outside_it():
             if forbidden.search(line)
         ]
     assert offenders == []
+
+
+# --- Plain SQL: only in the SQL homes, each statement proved against the ORM ---------------
+
+SQL_HOMES = sorted(path.parent.name for path in BASE_DIR.glob("*/sql.py"))
+# Modules that send SQL of their own outside the SQL homes, each for a reason the SQL homes
+# do not serve (docs/architecture.md, "Plain SQL"): none on the hot path.
+SENDS_SQL_ELSEWHERE = {
+    "cardroom/history.py": "the history guards' DDL, run by the migrations",
+    "wagers/verification.py": "verify_ledger's checks, one read-only snapshot",
+    "reports/services.py": "a report's read-only snapshot",
+    "reports/writers.py": "a report's rows streamed by COPY",
+    "tables/selectors.py": "the table board's statement as the ORM writes it, compiled once",
+}
+APP_PACKAGES = ["cardroom", "tables", "wagers", "fees", "rounds", "reports", "console", "games"]
+
+
+def _sends_sql(path: Path) -> list[str]:
+    """The calls in ``path`` that send SQL past the ORM's query builder."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.Call):
+            continue
+        function = node.func
+        if isinstance(function, ast.Attribute):  # cursor.execute, connection.cursor, .raw
+            sends = function.attr in {"cursor", "execute", "executemany", "raw", "extra"}
+        else:
+            sends = getattr(function, "id", "") == "RawSQL"
+        if sends:
+            name = ast.unparse(function)
+            found.append(f"{name} (line {node.lineno})")
+    return found
+
+
+def test_only_the_sql_homes_send_sql_of_their_own():
+    assert {"cardroom", "tables", "wagers", "fees", "rounds"} <= set(SQL_HOMES)
+    senders = {}
+    for package in APP_PACKAGES:
+        for path in sorted((BASE_DIR / package).rglob("*.py")):
+            relative = path.relative_to(BASE_DIR).as_posix()
+            if "/migrations/" in relative or path.name == "sql.py":
+                continue
+            calls = _sends_sql(path)
+            if calls:
+                senders[relative] = calls
+    assert set(senders) == set(SENDS_SQL_ELSEWHERE), senders
+
+
+def test_every_hand_written_statement_is_proved_against_the_orm():
+    """Each statement of an SQL home is registered (``cardroom.sql.statement``, ``reads``)
+    with a test that exists and names it."""
+    from cardroom.sql import STATEMENTS
+
+    for home in SQL_HOMES:
+        importlib.import_module(f"{home}.sql")
+    homes = {name.split(".")[0] for name in STATEMENTS}
+    assert homes == set(SQL_HOMES) - {"cardroom"}
+    for name, proved_by in STATEMENTS.items():
+        test = BASE_DIR / proved_by
+        assert test.is_file(), (name, proved_by)
+        assert name in test.read_text(), f"{proved_by} does not name {name}"

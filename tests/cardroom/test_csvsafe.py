@@ -104,6 +104,8 @@ HOSTILE = st.text(alphabet=st.sampled_from("=+-@|%\t\r\n,\"' 1a."), max_size=16)
 VALUE = st.one_of(HOSTILE, TEXT, st.integers(), st.none())
 
 
+# 400: in memory, microseconds an example; hostile cells are built from a few characters,
+# so a wide search meets every way a cell can start.
 @settings(max_examples=400)
 @given(rows=st.lists(st.lists(VALUE, min_size=1, max_size=4), min_size=1, max_size=4))
 def test_no_cell_or_line_of_any_text_starts_a_formula(rows):
@@ -156,6 +158,7 @@ PG_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist
 
 @pytest.mark.requires_postgres
 @pytest.mark.django_db
+# 60: each example is a round trip to PostgreSQL; the hostile alphabet is small.
 @settings(max_examples=60)
 @given(texts=st.lists(st.one_of(HOSTILE, PG_TEXT), min_size=1, max_size=12))
 def test_the_sql_rule_is_the_python_rule_for_any_text(texts):
@@ -181,6 +184,7 @@ def copied(rows: list[tuple[str, str]], block: int) -> bytes:
 
 @pytest.mark.requires_postgres
 @pytest.mark.django_db
+# 60: each example is a round trip to PostgreSQL; the hostile alphabet is small.
 @settings(max_examples=60)
 @given(
     # An empty text is quoted by COPY and not by csv (the reports write NULL for nothing).

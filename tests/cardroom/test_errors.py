@@ -36,8 +36,14 @@ def test_an_unknown_rule_or_state_is_not_accepted():
 
 def test_a_rule_error_on_the_command_line_names_the_field_the_rule_and_its_section():
     error = RuleError("seat 7 does not exist", rule=Rule.SEATS, field="seat")
-    assert str(error) == "seat: seat 7 does not exist [rule: seats 1 to 6, docs/rules.md §3.1]"
-    assert describe(error) == "seat 7 does not exist (rule: seats 1 to 6, docs/rules.md §3.1)"
+    assert (
+        str(error)
+        == "seat: seat 7 does not exist [rule: the seats, numbered from 1, docs/rules.md §3.1]"
+    )
+    assert (
+        describe(error)
+        == "seat 7 does not exist (rule: the seats, numbered from 1, docs/rules.md §3.1)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from tests.builders.factories import UserFactory
-from tests.helpers import BASE_DIR, run_django
+from tests.helpers import BASE_DIR, read_settings
 
 SECRET = "a-real-production-secret-0123456789abcdefghijklmnopqrstuvwxyz-ABCDEFG"
 PRODUCTION = {"DEBUG": "false", "SECRET_KEY": SECRET}
@@ -55,10 +55,10 @@ def test_check_deploy_names_a_protection_turned_off():
 @pytest.mark.parametrize(("variable", "expression", "on", "off"), SECURITY)
 def test_each_protection_is_on_with_debug_off_and_switchable(variable, expression, on, off):
     code = f"from django.conf import settings; print({expression})"
-    default = run_django(code, env=PRODUCTION, unset=tuple(v for v, *_ in SECURITY))
+    default = read_settings(code, env=PRODUCTION, unset=tuple(v for v, *_ in SECURITY))
     assert default.returncode == 0, default.stderr
     assert default.stdout.strip() == on
-    switched = run_django(code, env={**PRODUCTION, variable: OFF.get(variable, "false")})
+    switched = read_settings(code, env={**PRODUCTION, variable: OFF.get(variable, "false")})
     assert switched.returncode == 0, switched.stderr
     assert switched.stdout.strip() == off
 
@@ -70,23 +70,23 @@ def test_development_keeps_plain_http_but_the_content_security_policy():
         " settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE,"
         " bool(settings.CONTENT_SECURITY_POLICY), settings.SECURE_PROXY_SSL_HEADER)"
     )
-    result = run_django(code, unset=("DEBUG", *(v for v, *_ in SECURITY)))
+    result = read_settings(code, unset=("DEBUG", *(v for v, *_ in SECURITY)))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False 0 False False True None"
 
 
 def test_a_tls_terminating_proxy_is_trusted_only_when_said():
     code = "from django.conf import settings; print(settings.SECURE_PROXY_SSL_HEADER)"
-    assert run_django(code, env=PRODUCTION).stdout.strip() == "None"
-    trusted = run_django(code, env={**PRODUCTION, "SECURE_PROXY_SSL_HEADER": "true"})
+    assert read_settings(code, env=PRODUCTION).stdout.strip() == "None"
+    trusted = read_settings(code, env={**PRODUCTION, "SECURE_PROXY_SSL_HEADER": "true"})
     assert trusted.stdout.strip() == "('HTTP_X_FORWARDED_PROTO', 'https')"
 
 
 def test_the_api_token_lifetime_is_a_setting_and_must_be_positive():
     code = "from django.conf import settings; print(settings.REST_KNOX['TOKEN_TTL'])"
-    assert run_django(code, unset=("API_TOKEN_TTL_HOURS",)).stdout.strip() == "10:00:00"
-    assert run_django(code, env={"API_TOKEN_TTL_HOURS": "8"}).stdout.strip() == "8:00:00"
-    refused = run_django("", env={"API_TOKEN_TTL_HOURS": "0"})
+    assert read_settings(code, unset=("API_TOKEN_TTL_HOURS",)).stdout.strip() == "10:00:00"
+    assert read_settings(code, env={"API_TOKEN_TTL_HOURS": "8"}).stdout.strip() == "8:00:00"
+    refused = read_settings("", env={"API_TOKEN_TTL_HOURS": "0"})
     assert refused.returncode != 0
     assert "API_TOKEN_TTL_HOURS must be at least 1" in refused.stderr
 

@@ -42,7 +42,7 @@ from cardroom.secret_columns import (
     secret_in_path,
     secret_parameter,
 )
-from tables.models import Hand, Player, Round, Table
+from tables.models import Hand, Player, Round, Shoe, Table
 from tests.builders.factories import UserFactory
 from wagers.models import Bet
 
@@ -65,7 +65,8 @@ LOOKUPS = [
 
 
 def test_the_secret_columns_are_the_hole_cards_and_the_deck():
-    assert secret_columns() == {DEALER_HOLE, DECK, HOLE}
+    shoe = {Shoe._meta.get_field("shoe_order"), Shoe._meta.get_field("burned_cards")}
+    assert secret_columns() == {DEALER_HOLE, DECK, HOLE, *shoe}  # and a shoe's undealt cards
     # The board holds only the cards turned up: it is shown to everyone, so it is not secret.
     assert Round._meta.get_field("board") not in secret_columns()
 
@@ -447,6 +448,7 @@ def api_refusal(field: str) -> dict:
 LISTS = ["/api/rounds/", "/api/players/", "/api/seatings/", "/api/accounts/", "/api/reports/"]
 
 
+@pytest.mark.slow  # every route for every role: hundreds of requests
 def test_every_api_route_refuses_a_query_on_a_secret_column_for_everyone(client, live, askers):
     right = guesses(live)[HOLE]
     routes = api_routes()

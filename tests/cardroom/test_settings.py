@@ -9,13 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardroom.gaming_day import parse_gaming_day_start
-from tests.helpers import BASE_DIR, run_django
+from tests.helpers import BASE_DIR, read_settings, run_django
 
 REFUSAL = "refusing to start with the development SECRET_KEY"
 
 
 def test_production_settings_refuse_the_development_secret_key():
-    result = run_django("", env={"DEBUG": "false"}, unset=("SECRET_KEY",))
+    result = read_settings("", env={"DEBUG": "false"}, unset=("SECRET_KEY",))
     assert result.returncode != 0
     assert REFUSAL in result.stderr
 
@@ -30,7 +30,7 @@ def test_production_settings_start_with_a_real_secret_key():
 
 
 def test_debug_defaults_to_on_with_the_development_key():
-    result = run_django(
+    result = read_settings(
         "from django.conf import settings\n"
         "print(settings.DEBUG, settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY)",
         unset=("DEBUG", "SECRET_KEY"),
@@ -40,7 +40,7 @@ def test_debug_defaults_to_on_with_the_development_key():
 
 
 def test_database_url_defaults_to_sqlite_in_the_project():
-    result = run_django(
+    result = read_settings(
         "from django.conf import settings\n"
         "db = settings.DATABASES['default']\n"
         "print(db['ENGINE']); print(db['NAME'])",
@@ -53,7 +53,7 @@ def test_database_url_defaults_to_sqlite_in_the_project():
 
 
 def test_gaming_day_start_defaults_to_six_am():
-    result = run_django(
+    result = read_settings(
         "from django.conf import settings; print(settings.CARDROOM_GAMING_DAY_START)",
         unset=("GAMING_DAY_START",),
     )
@@ -63,7 +63,7 @@ def test_gaming_day_start_defaults_to_six_am():
 
 
 def test_gaming_day_start_is_read_from_the_environment():
-    result = run_django(
+    result = read_settings(
         "from django.conf import settings; print(settings.CARDROOM_GAMING_DAY_START)",
         env={"GAMING_DAY_START": "07:30"},
     )
@@ -72,7 +72,7 @@ def test_gaming_day_start_is_read_from_the_environment():
 
 
 def test_malformed_gaming_day_start_stops_startup():
-    result = run_django("", env={"GAMING_DAY_START": "25:00"})
+    result = read_settings("", env={"GAMING_DAY_START": "25:00"})
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert "GAMING_DAY_START" in result.stderr
@@ -99,13 +99,13 @@ def test_malformed_gaming_day_start_is_refused(value):
     ],
 )
 def test_retention_shorter_than_the_statutory_floor_stops_startup(variable, value, message):
-    result = run_django("", env={variable: value})
+    result = read_settings("", env={variable: value})
     assert result.returncode != 0
     assert message in result.stderr
 
 
 def test_retention_may_be_lengthened():
-    result = run_django(
+    result = read_settings(
         "from django.conf import settings\n"
         "print(settings.REPORTS_RETENTION_YEARS, settings.REPORTS_ACCOUNTING_RETENTION_YEARS)",
         env={"REPORTS_RETENTION_YEARS": "6", "REPORTS_ACCOUNTING_RETENTION_YEARS": "10"},
@@ -123,6 +123,6 @@ def test_retention_may_be_lengthened():
     ],
 )
 def test_report_time_limits_that_would_double_run_or_never_fail_stop_startup(environment, message):
-    result = run_django("", env=environment)
+    result = read_settings("", env=environment)
     assert result.returncode != 0
     assert message in result.stderr

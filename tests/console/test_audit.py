@@ -28,7 +28,9 @@ def test_a_console_action_is_recorded_with_who_what_and_the_outcome(as_user, car
     assert f'"player": {player.pk}' in done.detail
     assert refused.outcome == Outcome.REFUSED
     assert refused.status_code == 400
-    assert refused.message == "seat 5 is taken (rule: seats 1 to 6, docs/rules.md §3.1)"
+    assert (
+        refused.message == "seat 5 is taken (rule: the seats, numbered from 1, docs/rules.md §3.1)"
+    )
 
 
 def test_a_refused_role_is_recorded_too(as_user, card_table):

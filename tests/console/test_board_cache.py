@@ -202,11 +202,13 @@ def test_a_call_running_out_draws_the_panel_again_at_its_deadline(shared, staff,
     assert len(drawn) == 2 and "data-calling" not in html and "<li>Maria G.</li>" in html
 
 
-def test_another_rooms_panel_is_never_shown(shared, room, drawn, monkeypatch):
-    """Two rooms sharing one cache: each database's panels are its own."""
+@pytest.mark.parametrize("setting", ["HOST", "PORT", "NAME"])
+def test_another_rooms_panel_is_never_shown(shared, room, drawn, monkeypatch, setting):
+    """Two rooms sharing one cache: each database's panels are its own (the same key as the
+    floor map's parts, ``cardroom.sharedcache.key``)."""
     _poll()
     with monkeypatch.context() as patch:
-        patch.setitem(connection.settings_dict, "NAME", "another_cardroom")
+        patch.setitem(connection.settings_dict, setting, "another_cardroom")
         _poll()
     assert len(drawn) == 2
 
@@ -274,6 +276,6 @@ def test_the_rooms_statement_written_once_reads_what_the_orm_reads(shared, room,
     )
     read = floor_selectors.board_room()
     rows = list(floor_selectors._board_room_query())
-    assert [tuple(row[:6]) for row in rows] == list(read.tables)
-    assert {row[6:] for row in rows} == {(read.lists, read.names)}
+    assert [tuple(row[:8]) for row in rows] == list(read.tables)
+    assert {row[8:] for row in rows} == {(read.lists, read.names)}
     assert read.lists > 0 and [t[1] for t in read.tables] == ["UTH-7", "UTH-0"]

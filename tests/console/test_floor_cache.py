@@ -101,6 +101,21 @@ def test_every_part_is_at_most_one_poll_old(staff, clock, as_user, shared, rende
     assert "game open 3 min" in _poll(client)
 
 
+@pytest.mark.parametrize("setting", ["HOST", "PORT", "NAME"])
+def test_another_rooms_parts_are_never_shown(
+    staff, as_user, shared, rendered, monkeypatch, setting
+):
+    """Two rooms sharing one cache (another database server with a database of the same name,
+    or another database on the same server): each room's parts are its own."""
+    table = open_floor("PP....", staff=staff, name="ROOM-A").table
+    client = as_user("dealer")
+    _poll(client)
+    with monkeypatch.context() as patch:
+        patch.setitem(connection.settings_dict, setting, "another")
+        _poll(client)
+    assert rendered == [[table.pk], [table.pk]]
+
+
 def test_a_round_played_bumps_its_tables_version_at_every_step(staff, clock):
     open_ = open_floor(staff=staff)
     versions = []

@@ -40,7 +40,7 @@ def test_open_game_refuses_a_seat_that_does_not_exist(as_user, card_table):
     Game.objects.filter(table=card_table.table).update(ended_at="2026-01-01T00:00Z")
     response = act(as_user("supervisor"), card_table.table, "open_game", {"first_offer_seat": 7})
     assert response.status_code == 400
-    assert "Select a valid choice" in response.content.decode()
+    assert "seat 7 does not exist: the table has seats 1 to 6" in response.content.decode()
 
 
 def test_open_game_twice_is_a_state_error(as_user, card_table):
@@ -64,7 +64,7 @@ def test_close_game_then_close_again(as_user, card_table):
     [
         ({"seat": 1}, 400, "seat 1 is taken"),  # the service's rule, named
         ({"seat": 5}, 400, "This field is required"),  # no player chosen
-        ({"seat": 9}, 400, "Select a valid choice"),
+        ({"seat": 9}, 400, "seat 9 does not exist: the table has seats 1 to 6"),
     ],
 )
 def test_seat_form_errors(as_user, card_table, data, status, text):
@@ -77,7 +77,7 @@ def test_seat_form_errors(as_user, card_table, data, status, text):
     body = response.content.decode()
     assert text in body
     if "taken" in text:
-        assert "seat 1 is taken (rule: seats 1 to 6, docs/rules.md §3.1)" in body
+        assert "seat 1 is taken (rule: the seats, numbered from 1, docs/rules.md §3.1)" in body
     assert not Seating.objects.filter(player=player).exists()
 
 
@@ -453,3 +453,16 @@ def test_unseating_a_player_with_chips_asks_what_becomes_of_them(as_user, card_t
     seating = Seating.objects.get(table=card_table.table, seat=1)
     assert seating.left_at is not None
     assert chips_of(seating.player, card_table.table) == 0
+
+
+def test_a_wager_fields_limits_are_in_the_words_of_the_refusals():
+    """The help under an amount field writes dollars as a refusal does ("$1,000.00")."""
+    from django import forms as django_forms
+
+    from console.forms import _chip_attrs
+    from tables.models import Table
+
+    field = django_forms.DecimalField()
+    table = Table(minimum_cents=2_500, maximum_cents=100_000, chip_unit_cents=50)
+    _chip_attrs(field, table, limits=True)
+    assert field.help_text == "$25.00 to $1,000.00, in $0.50 chips"

@@ -76,7 +76,7 @@ def test_each_wager_in_the_floors_words(as_user, uth03):
     _, text = page_of(as_user("supervisor"), uth03)
     math = game_math(game_options(uth03))
     assert (
-        "For Trips pay table: UTH-03 · Bad Beat pay table: option-2 · Pre-flop Play: 3x or 4x"
+        "For Trips pay table: UTH-03 · Bad Beat pay table: Option 2 · Pre-flop Play: 3x or 4x"
         in text
     )
     # Trips, UTH-03: the figures already real, written out.

@@ -22,6 +22,7 @@ def pages(table, player) -> dict[str, str]:
         "bankroll": reverse("console:bankroll", args=[player.pk]),
         "audit": reverse("console:audit"),
         "locked_sign_ins": reverse("console:locked-sign-ins"),
+        "drop": reverse("console:drop"),
     }
 
 
@@ -33,6 +34,7 @@ PAGE_ROLES = {
     "bankroll": READ_ROLES,
     "audit": ("supervisor", "compliance", "administrator"),
     "locked_sign_ins": ("supervisor", "administrator"),
+    "drop": READ_ROLES,
 }
 
 

@@ -46,8 +46,11 @@ def test_the_reports_link_is_shown_to_compliance_only(as_user):
 @pytest.mark.parametrize(
     ("data", "text"),
     [
-        ({"from_day": "2026-11-10", "to_day": "2026-11-09"}, "to_day is before from_day"),
-        ({}, "a report needs gaming_day, or from_day and to_day"),
+        (
+            {"from_day": "2026-11-10", "to_day": "2026-11-09"},
+            "the last day is before the first day",
+        ),
+        ({}, "a report needs a gaming day, or a first and a last day"),
         ({"gaming_day": "2099-01-01"}, "has not begun"),
     ],
 )

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tables.services import floor, waitlists
+from tables.services import floor, seat_requests, waitlists
 from tests.builders.floor import make_player
 
 pytestmark = pytest.mark.django_db
@@ -79,14 +79,30 @@ def pages(as_user, settings):
 # The statements each page costs, whatever the size: for the staff pages the session and
 # the user's roles, then the page's own reads (the floor map's table versions, tables, games,
 # rounds, hands and the holds; the lists' rows, events, policies, players, open tables,
-# seatings and holds, the stakes without a list and the join picker); the board, read with
-# no session, the lists' four and one for the tables.
-PINNED = {"floor map": 10, "waitlists": 12, "board": 5}
+# seatings and holds, the stakes without a list and the join picker; the must-move links,
+# the table changes, their players' seats, the open tables and seats, when each seat was
+# last left and the passes; the start and ask forms' tables and seated players); the board,
+# read with no session, the lists' four and one for the tables.
+PINNED = {"floor map": 10, "waitlists": 22, "board": 5}
 
 
 def test_the_pages_cost_the_same_at_60_tables_and_200_waiting(staff, clock, pages):
     small = build_room(staff, tables=4, waiting=8)
     assert len(small) == 4
+    # A must-move table feeding a main game, and a table change: the lines offered a seat
+    # before the lists cost the same whatever their size too.
+    low, high = STAKES[0]
+    main, must = (
+        floor.create_table(
+            name=name, by=staff.supervisor, options={"minimum_cents": low, "maximum_cents": high}
+        )
+        for name in ("Q-MAIN", "Q-MUST")
+    )
+    floor.seat_player(table_id=must.pk, seat=1, player_id=make_player().pk, by=staff.supervisor)
+    seat_requests.start_must_move(table_id=must.pk, main_table_id=main.pk, by=staff.supervisor)
+    asker = make_player()
+    floor.seat_player(table_id=main.pk, seat=1, player_id=asker.pk, by=staff.supervisor)
+    seat_requests.ask_table_change(player_id=asker.pk, by=staff.supervisor)
     few = pages()
     # The same room grown to 60 tables and 200 waiting players.
     for number in range(4, 60):

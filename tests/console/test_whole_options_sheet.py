@@ -41,7 +41,7 @@ def test_the_page_shows_every_option_filled_with_the_tables(as_user, card_table)
     assert re.search(r'<option value="UTH-01" selected>UTH-01 · 50/40/30/9/7/4/3</option>', form)
     for name in ("UTH-02", "UTH-03", "UTH-04"):  # every Trips table the rules know
         assert f'<option value="{name}">{name} · ' in form
-    assert '<option value="option-1" selected>option-1 · 10,000/500/40/25/20/9</option>' in form
+    assert '<option value="option-1" selected>Option 1 · 10,000/500/40/25/20/9</option>' in form
     assert '<option value="option-2">' in form and "None: no Bad Beat wager" in form
     assert re.search(r'name="backline_allowed"[^>]*checked', form)
     assert re.search(r'name="offer_every_hand"[^>]*checked', form)
@@ -65,8 +65,8 @@ CHANGES = [
     ({"preflop_multiples": ["4"]}, "preflop_multiples", [3, 4], [4], "3x or 4x → 4x"),
     ({"trips_paytable": "UTH-03"}, "trips_paytable", "UTH-01", "UTH-03", "UTH-01 → UTH-03"),
     ({"bad_beat_paytable": "option-2"}, "bad_beat_paytable", "option-1", "option-2",
-     "option-1 → option-2"),
-    ({"bad_beat_paytable": ""}, "bad_beat_paytable", "option-1", None, "option-1 → none"),
+     "Option 1 → Option 2"),
+    ({"bad_beat_paytable": ""}, "bad_beat_paytable", "option-1", None, "Option 1 → none"),
     ({"backline_allowed": False}, "backline_allowed", True, False, "yes → no"),
     ({"max_consecutive_hands": "1"}, "max_consecutive_hands", 2, 1, "2 → 1"),
     ({"offer_every_hand": False}, "offer_every_hand", True, False, "yes → no"),

@@ -14,6 +14,12 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# How long an ``expect`` waits for the page to show what it should (Playwright's own default
+# is 5 s), as long as every other wait of a page here (``set_default_timeout`` below): under
+# ``make test`` two workers share 2 cores with the live server, and the API's documentation
+# page renders only once the schema is generated, which took over 5 s on a busy machine.
+# A bound on waiting, not a timed assertion: a page that shows it sooner passes sooner.
+PAGE_TIMEOUT_MS = 20_000
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
@@ -23,7 +29,9 @@ PHONE = {"width": 390, "height": 844}
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure_chromium.sh (make test does)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=PAGE_TIMEOUT_MS)
 
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
     # still plain synchronous code, so Django's async-safety guard is told to let them be,
@@ -54,7 +62,7 @@ def new_page(browser):
     def make(viewport=TABLET, **options):
         """A page in a fresh context; ``options`` go to the context (e.g. ``timezone_id``)."""
         context = browser.new_context(viewport=viewport, **options)
-        context.set_default_timeout(20_000)
+        context.set_default_timeout(PAGE_TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
         page.on(

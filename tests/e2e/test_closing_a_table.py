@@ -91,7 +91,7 @@ def test_a_supervisor_edits_the_options_and_closes_the_table(live_server, new_pa
         form.get_by_role("button", name="Save the changes").click()
     expect(page.locator(".messages")).to_contain_text(
         "options sheet changed: Pre-flop Play: 3x or 4x → 3x; Trips pay table: UTH-01 → UTH-03; "
-        "Bad Beat pay table: option-1 → none; TPPP players per table: 1 → no limit"
+        "Bad Beat pay table: Option 1 → none; TPPP players per table: 1 → no limit"
     )
     table = Table.objects.get(pk=mt.table.pk)
     assert (table.preflop_multiples, table.trips_paytable) == ([3], "UTH-03")

@@ -22,7 +22,7 @@ def test_the_demo_floor_is_live_for_a_new_dealer(live_server, new_page, shoot, s
     call_command("load_demo")
     names = list(Table.objects.order_by("name").values_list("name", flat=True))
     # People on the waitlist, the first called to the card table's open seat.
-    (waiting,) = waitlist_views()
+    (waiting,) = [v for v in waitlist_views() if v.waitlist.game == "ultimate_texas_holdem"]
     assert len(waiting.now.entries) == len(WAITING)
     assert waiting.now.entries[0].call.table == Table.objects.get(name=CARD_TABLE).pk
     page = new_page()

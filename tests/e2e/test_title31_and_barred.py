@@ -113,7 +113,7 @@ def test_the_barred_list_and_a_refused_seat(live_server, new_page, shoot):
     seat.locator("button[type=submit]").click()
     expect(page.locator("#refusal")).to_contain_text("Barry Barred is barred from")
     expect(page.locator("#refusal")).to_contain_text(
-        "barred and self-restricted patrons stay off the tables, docs/rules.md §3.8"
+        "barred and self-restricted patrons stay off the tables, docs/rules.md §3.9"
     )
     page.locator("#refusal").scroll_into_view_if_needed()
     shoot(page, "barred-seat-refused", full_page=False)

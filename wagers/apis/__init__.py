@@ -10,6 +10,7 @@ from .chips import ChipsBuyInApi, ChipsCashOutApi, ChipsCreditApi, ChipsFillApi
 from .closing import TableCloseApi, TableReopenApi
 from .compliance import CtrFiledApi, CtrListApi, MtlListApi, ReviewCloseApi, ReviewListApi
 from .gamemath import GameMathApi, TableGameMathApi
+from .me import MyBankrollApi
 from .players import (
     PlayerBankListApi,
     PlayerBankrollApi,
@@ -31,6 +32,7 @@ __all__ = [
     "CtrListApi",
     "GameMathApi",
     "MtlListApi",
+    "MyBankrollApi",
     "PlayerBankListApi",
     "PlayerBankrollApi",
     "PlayerPlayingBookApi",

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from cardroom.api import READ_ERRORS, JSONParser, RuleErrorSerializer, role_permission
 from cardroom.roles import READ_FLOOR
-from wagers.rules.calculator import settle_request
+from games.registry import settle_request
 
 
 class SettlementCalculatorApi(APIView):
@@ -28,7 +28,9 @@ class SettlementCalculatorApi(APIView):
         request=OpenApiTypes.OBJECT,
         description=(
             "Resolve and settle one complete hand given in the calculator's JSON format "
-            "(docs/rules.md §11; amounts in integer cents, cards such as `As`). Nothing is "
+            "(docs/rules.md §11, §14.7; amounts in integer cents, cards such as `As`); the "
+            "hand's `options.game` (`ultimate_texas_holdem`, the default, or `ez_baccarat`) "
+            "chooses the game and its format. Nothing is "
             "stored. A broken rule answers 400 naming the rule and the JSON field."
         ),
         responses={

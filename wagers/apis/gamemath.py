@@ -18,10 +18,9 @@ from rest_framework.views import APIView
 
 from cardroom.api import READ_ERRORS, JSONParser, RuleErrorSerializer, role_permission
 from cardroom.roles import READ_FLOOR
+from games import registry
 from tables import options as table_options
 from tables import selectors as table_selectors
-from wagers.rules.calculator import parse_options
-from wagers.rules.gamemath import game_math, game_math_json
 
 _ANSWER = OpenApiResponse(
     OpenApiTypes.OBJECT,
@@ -44,7 +43,7 @@ class TableGameMathApi(APIView):
     )
     def get(self, request, table_id: int):
         table = table_selectors.table_get(table_id=table_id)
-        return Response(game_math_json(game_math(table_options.game_options(table))))
+        return Response(registry.game(table.game).sheet_math(table_options.snapshot(table)))
 
 
 class GameMathApi(APIView):
@@ -67,4 +66,4 @@ class GameMathApi(APIView):
         },
     )
     def post(self, request):
-        return Response(game_math_json(game_math(parse_options(request.data))))
+        return Response(registry.game_math(request.data))

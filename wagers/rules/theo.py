@@ -17,8 +17,8 @@ Plain Python (no Django), like the rest of the rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
 
@@ -48,9 +48,12 @@ class HandTheo:
     ante: int  # cents wagered on the layout, every bettor, by kind (the Blind equals the Ante)
     trips: int
     bad_beat: int
-    base_game_edge: Decimal  # EDGE_PLACES decimals, per unit of Ante
-    trips_edge: Decimal
+    base_game_edge: Decimal | None  # EDGE_PLACES decimals, per unit of Ante (None: not UTH)
+    trips_edge: Decimal | None
     bad_beat_edge: Decimal | None  # None: the table offers no Bad Beat
+    # Every square of the game wagered before "no more bets": its cents on the layout and the
+    # house edge used (EDGE_PLACES decimals, as a string), by square name.
+    squares: dict = field(default_factory=dict)
 
 
 def hand_theo(layout: Iterable[Stakes], math: GameMath) -> HandTheo:
@@ -68,6 +71,26 @@ def hand_theo(layout: Iterable[Stakes], math: GameMath) -> HandTheo:
         bad_beat_edge=None
         if math.bad_beat is None
         else quantized(math.bad_beat.house_edge, EDGE_PLACES),
+    )
+
+
+def stored_theo(theo: Fraction, std_dev: Decimal, squares: Mapping[str, tuple]) -> HandTheo:
+    """Any game's theo as it is stored (``games.interface.Game.theo``'s figures: the exact
+    theo, the spread, each square's cents and house edge). Ultimate Texas Hold'em's own columns
+    (the Ante, Trips and Bad Beat wagered and their edges) are filled from its squares; another
+    game's are 0 and None, its squares named in ``squares``."""
+    edges = {name: quantized(edge, EDGE_PLACES) for name, (_, edge) in squares.items()}
+    cents = {name: wagered for name, (wagered, _) in squares.items()}
+    return HandTheo(
+        theo=quantized(theo),
+        std_dev=quantized(std_dev),
+        ante=cents.get("ante", 0),
+        trips=cents.get("trips", 0),
+        bad_beat=cents.get("bad_beat", 0),
+        base_game_edge=edges.get("ante"),
+        trips_edge=edges.get("trips"),
+        bad_beat_edge=edges.get("bad_beat"),
+        squares={name: {"cents": cents[name], "house_edge": str(edges[name])} for name in squares},
     )
 
 

@@ -90,7 +90,7 @@ def _bring_chips(
                 rule=Rule.TPPP_BANKROLL,
                 field="player",
             )
-        # A barred or self-restricted patron buys no chips (docs/rules.md §3.8).
+        # A barred or self-restricted patron buys no chips (docs/rules.md §3.9).
         what = "a buy-in" if kind is TransactionKind.BUY_IN else "a fill"
         require_not_excluded(exclusion_in_force(player_id=player.pk), action=what)
         account = chip_account(player, table, create=True)

@@ -119,7 +119,7 @@ def leave_seat(
         seating = _seated(table, seat)
         player = seating.player
         # The floor's refusals first (a player in the hand in play: 409), then the chips.
-        left = floor.unseat_player(table_id=table_id, seat=seat, by=by)
+        left = floor.unseat_player(table_id=table_id, seat=seat, by=by, moving=chips is Chips.CARRY)
         left.player = player
         account = chip_account(player, table)
         held = account.balance_cents if account is not None else 0

@@ -16,6 +16,7 @@ from django.db.models import Case, F, Value, When
 
 from cardroom.clock import now
 from cardroom.errors import Rule, RuleError
+from wagers import sql
 from wagers.models import Account, AccountKind, LedgerEntry, LedgerTransaction, TransactionKind
 from wagers.rules.postings import LegOf, Role
 
@@ -65,37 +66,12 @@ def post_all(postings: Sequence[Posting], *, by, at=None) -> list[LedgerTransact
         return write(postings, deltas, by=by, at=at or now())
 
 
-# A named hot-path writer (plain SQL, PostgreSQL): the transactions, their entries and the
-# balances in one statement of data-modifying CTEs instead of three. It writes exactly the
-# rows ``_write`` writes, in the same order (proved by tests/wagers/services/
-# test_ledger_statement.py); the database's guards (balanced transactions, chips never below
-# zero) apply to it as to the ORM's statements. Sequence values rise in insertion order
-# within one statement, so numbering the new transactions by id matches them to postings.
+# A named hot-path writer (plain SQL, PostgreSQL; the money's SQL home: ``wagers.sql.
+# post_transactions``): the transactions, their entries and the balances in one statement
+# instead of three. It writes exactly the rows ``_write`` writes, in the same order (proved
+# by tests/wagers/services/test_ledger_statement.py); the database's guards (balanced
+# transactions, chips never below zero) apply to it as to the ORM's statements.
 CHIPS_NEVER_NEGATIVE = "chips_in_front_never_negative"  # wagers.models.Account's check
-_POST_SQL = """
-WITH t AS (
-    INSERT INTO wagers_ledgertransaction (kind, at, by_id, round_id, currency, memo, reverses_id)
-    SELECT * FROM unnest(
-        %s::varchar[], %s::timestamptz[], %s::bigint[], %s::bigint[], %s::boolean[],
-        %s::varchar[], %s::bigint[]
-    )
-    RETURNING id
-), numbered AS (
-    SELECT id, row_number() OVER (ORDER BY id) AS n FROM t
-), entries AS (
-    INSERT INTO wagers_ledgerentry (transaction_id, account_id, amount_cents, label)
-    SELECT numbered.id, e.account_id, e.amount_cents, e.label
-    FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::varchar[])
-        WITH ORDINALITY AS e(n, account_id, amount_cents, label, position)
-    JOIN numbered ON numbered.n = e.n
-    ORDER BY e.position
-), balances AS (
-    UPDATE wagers_account AS a SET balance_cents = a.balance_cents + d.delta
-    FROM unnest(%s::bigint[], %s::bigint[]) AS d(id, delta)
-    WHERE a.id = d.id
-)
-SELECT id FROM numbered ORDER BY n
-"""
 
 
 def _write_in_one_statement(
@@ -105,25 +81,23 @@ def _write_in_one_statement(
         return []
     entries = [(n, leg) for n, p in enumerate(postings, start=1) for leg in p.legs]
     changed = {pk: delta for pk, delta in deltas.items() if delta}
-    params = [
-        [str(p.kind) for p in postings],
-        [at] * len(postings),
-        [by.pk] * len(postings),
-        [p.round_id for p in postings],
-        [p.currency for p in postings],
-        [p.memo for p in postings],
-        [p.reverses_id for p in postings],
-        [n for n, _ in entries],
-        [leg.account.pk for _, leg in entries],
-        [leg.amount for _, leg in entries],
-        [leg.label for _, leg in entries],
-        list(changed),
-        list(changed.values()),
-    ]
+    columns = {
+        "kind": [str(p.kind) for p in postings],
+        "at": [at] * len(postings),
+        "by": [by.pk] * len(postings),
+        "round": [p.round_id for p in postings],
+        "currency": [p.currency for p in postings],
+        "memo": [p.memo for p in postings],
+        "reverses": [p.reverses_id for p in postings],
+    }
+    legs = {
+        "n": [n for n, _ in entries],
+        "account": [leg.account.pk for _, leg in entries],
+        "cents": [leg.amount for _, leg in entries],
+        "label": [leg.label for _, leg in entries],
+    }
     try:
-        with connection.cursor() as cursor:
-            cursor.execute(_POST_SQL, params)
-            ids = [row[0] for row in cursor.fetchall()]
+        ids = sql.post_transactions(columns, legs, changed)
     except IntegrityError as error:
         diagnosis = getattr(error.__cause__, "diag", None)
         if getattr(diagnosis, "constraint_name", None) != CHIPS_NEVER_NEGATIVE:

@@ -1,17 +1,20 @@
 """Settling a round's money with the rules core, and returning it when a round is void.
 
-``settle_round_money`` runs docs/rules.md §7 (``wagers.rules.showdown.play_out``)
-over the stored cards (none for a hand mucked at a card-entry table, §2.3), decisions and
-bets, stores every settlement line in order, and posts one ledger transaction per line plus
-the bank's return, all inside the caller's transaction and under its table lock.
+``settle_round_money`` settles the hand by its game's rules (``games.interface.Game.settle``:
+Ultimate Texas Hold'em's docs/rules.md §7 over the stored cards, none for a hand mucked at a
+card-entry table, §2.3, the decisions and the bets; EZ Baccarat's §14.5-§14.6 over the coup),
+stores every settlement line in order, and posts one ledger transaction per line plus the
+bank's return, all inside the caller's transaction and under its table lock. Every game's
+wagers are settled by the one coverage law (``wagers.rules.settlement.apply_coverage``).
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
 
+from games.interface import RoundCards, SeatWagers
+from games.registry import game as game_of_key
 from tables import options as table_options
-from tables.rules.cards import parse_card
 from wagers.models import Bet, PlayerDealerBank, SettlementLine, TransactionKind
 from wagers.rules.postings import (
     Role,
@@ -20,25 +23,24 @@ from wagers.rules.postings import (
     void_bank_legs,
     void_bet_legs,
 )
-from wagers.rules.showdown import SeatHand, play_out
-from wagers.rules.wagers import Stakes
 
 from .ledger import Posting, legs_of, post_all
-from .wagering import RoundState, round_accounts_of
+from .round_lock import RoundState
+from .wagering import round_accounts_of
 
 
-def _stakes(bet: Bet) -> Stakes:
-    return Stakes(
-        ante=bet.ante_cents,
-        blind=bet.blind_cents,
-        play=bet.play_cents,
-        trips=bet.trips_cents,
-        bad_beat=bet.bad_beat_cents,
+def _squares(bet: Bet, names) -> dict[str, int]:
+    return {name: getattr(bet, f"{name}_cents") for name in names}
+
+
+def round_cards(round_) -> RoundCards:
+    """A round's cards as stored, for its game's settlement."""
+    return RoundCards(
+        dealer_hole=tuple(round_.dealer_hole or ()),
+        board=tuple(round_.board or ()),
+        player=tuple(round_.player_cards or ()),
+        banker=tuple(round_.banker_cards or ()),
     )
-
-
-def _cards(codes) -> tuple:
-    return tuple(parse_card(code) for code in codes)
 
 
 def settle_round_money(state: RoundState, folded_seats: set[int], *, by) -> list[SettlementLine]:
@@ -50,25 +52,24 @@ def settle_round_money(state: RoundState, folded_seats: set[int], *, by) -> list
     by_seat: dict[int, list[Bet]] = {}
     for bet in state.bets:
         by_seat.setdefault(bet.hand.seat, []).append(bet)
+    game = game_of_key(round_.options.get("game"))
+    names = [square.name for square in game.squares]
     seats = [
-        SeatHand(
+        SeatWagers(
             seat=seat,
-            hole=None if (hole := seat_bets[0].hand.hole) is None else _cards(hole),
-            stakes=_stakes(seat_bets[0]),
+            bettors=tuple(_squares(bet, names) for bet in seat_bets),
+            hole=None if (hole := seat_bets[0].hand.hole) is None else tuple(hole),
             folded=seat in folded_seats,
-            backline=tuple(_stakes(bet) for bet in seat_bets[1:]),
         )
         for seat, seat_bets in by_seat.items()
     ]
-    outcome = play_out(
+    settlement = game.settle(
+        table_options.rules_options(round_.options),
         round_.player_dealer_seat,
-        _cards(round_.dealer_hole),
-        _cards(round_.board),
-        seats,
         bank.amount_cents,
-        table_options.game_options(round_.options),
+        seats,
+        round_cards(round_),
     )
-    settlement = outcome.settlement
     wagers_account, bank_account = round_accounts_of(state)
     accounts = {
         Role.ROUND_WAGERS: wagers_account,

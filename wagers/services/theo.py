@@ -2,8 +2,9 @@
 
 Called by the round lifecycle (``rounds.services.close_wagering``) inside its transaction,
 under the table lock, with the bets it has already read: one INSERT, no read. The figures
-come from the game-math core (``wagers.rules.gamemath``) with the round's frozen options,
-rounded as ``wagers.rules.theo`` keeps them; the row is never edited afterwards.
+come from the table's game (``games.interface.Game.theo``: its exact game math under the
+round's frozen options), rounded as ``wagers.rules.theo`` keeps them; the row is never edited
+afterwards.
 """
 
 from __future__ import annotations
@@ -11,32 +12,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 
+from games.registry import game as game_of_key
 from tables.models import Round
-from tables.options import game_options
+from tables.options import rules_options
 from wagers.models import RoundTheo
-from wagers.rules.gamemath import game_math
-from wagers.rules.theo import hand_theo
-from wagers.rules.wagers import Stakes
+from wagers.rules.theo import stored_theo
 
 
-def layout_of(bets: Iterable[Mapping[str, int]]) -> list[Stakes]:
-    """The opening wagers of each bettor, from rows with the ``Bet``'s columns
-    (``ante_cents``, ``blind_cents``, ``trips_cents``, ``bad_beat_cents``)."""
-    return [
-        Stakes(
-            ante=row["ante_cents"],
-            blind=row["blind_cents"],
-            trips=row["trips_cents"],
-            bad_beat=row["bad_beat_cents"],
-        )
-        for row in bets
-    ]
+def layout_of(round_: Round, bets: Iterable[Mapping[str, int]]) -> list[dict[str, int]]:
+    """Each bettor's wagers on the squares of the round's game wagered before "no more bets",
+    by square name, from rows with the ``Bet``'s columns (``ante_cents``, ``player_cents``)."""
+    squares = game_of_key(round_.options.get("game")).opening_squares
+    return [{name: row[f"{name}_cents"] for name in squares} for row in bets]
 
 
 def record_theo(round_: Round, bets: Iterable[Mapping[str, int]], *, moment: datetime) -> RoundTheo:
     """Store the theo of the wagers on the layout (every bettor, seated and backline) under
     the options frozen into the round when it started."""
-    figures = hand_theo(layout_of(bets), game_math(game_options(round_.options)))
+    game = game_of_key(round_.options.get("game"))
+    exact = game.theo(rules_options(round_.options), layout_of(round_, bets))
+    figures = stored_theo(exact.theo, exact.std_dev, exact.squares)
     return RoundTheo.objects.create(
         round=round_,
         theo_cents=figures.theo,
@@ -47,5 +42,6 @@ def record_theo(round_: Round, bets: Iterable[Mapping[str, int]], *, moment: dat
         base_game_edge=figures.base_game_edge,
         trips_edge=figures.trips_edge,
         bad_beat_edge=figures.bad_beat_edge,
+        squares=figures.squares,
         recorded_at=moment,
     )

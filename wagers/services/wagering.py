@@ -1,28 +1,29 @@
-"""Wagers and the player-dealer's bank, placed in a round (docs/rules.md §4, §7.1).
+"""Wagers and the player-dealer's bank, placed in a round (docs/rules.md §4, §7.1, §14.4).
 
-Ante, Blind, Trips and Bad Beat are placed while wagering is open; the Play
-at a decision; the bank W by the player-dealer before "no more bets". Each is
-validated by the rules core and moves chips into the round's in-play
-accounts in the same transaction.
+The squares of the table's game wagered before "no more bets" (``games.interface.Game``:
+Ultimate Texas Hold'em's Ante, Blind, Trips and Bad Beat; EZ Baccarat's Player, Banker, Tie,
+Dragon 7 and Panda 8) are placed while wagering is open; the Play at a decision; the bank W
+by the player-dealer before "no more bets". Each is validated by the game's rules and moves
+chips into the round's in-play accounts in the same transaction.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from django.db import transaction
 
 from cardroom.clock import now
-from cardroom.errors import Rule, RuleError, State, StateError
+from cardroom.errors import Row, Rule, RuleError, State, StateError
 from cardroom.money import dollars
+from games.registry import OPENING_SQUARES
+from games.registry import game as game_of_key
 from tables import options as table_options
 from tables.guards import check_admission, require_state
-from tables.models import Hand, HandDecision, Player, Round, Seating, Table
-from tables.services.locks import Read, from_json_row, json_row, lock_round_reading
+from tables.models import Hand, Player, Round
+from tables.sql import Read
 from wagers.models import (
-    CHIP_ACCOUNT_KINDS,
     Account,
     AccountKind,
     Bet,
@@ -31,176 +32,11 @@ from wagers.models import (
 )
 from wagers.rules.layout import play_covered, play_stake
 from wagers.rules.postings import Role, bank_posted_legs, play_legs, wager_legs
-from wagers.rules.validation import validate_bank, validate_opening_wagers
-from wagers.rules.wagers import OPENING_SQUARES, SEAT_BETTOR, Stakes, bettor_label
+from wagers.rules.validation import validate_bank
+from wagers.rules.wagers import SEAT_BETTOR, bettor_label
 
 from .ledger import Posting, legs_of, post, post_all
-
-# --- The round as a round-locking call reads it, with the lock ---------------------------------
-#
-# A named hot-path reader: on PostgreSQL each read below is a part of the lock's statement
-# (``tables.services.locks.lock_round_reading``), proved equal to its ORM read (SQLite's)
-# by tests/rounds/services/test_round_state.py. Every one reads rows whose every writer
-# holds the table's lock: the round's hands, decisions, bets, bank and own accounts (the
-# round's services), the chip accounts at its table (buy-ins, cash-outs, fills, credits,
-# carries and a table's closing lock that table; wagers, plays, fees, waivers, settlement
-# and voids lock the round's), the seats (the floor's seating services lock the table).
-# Nothing else is read so: a player's name (its correction locks the player, and only the
-# table where the player sits) is read when a refusal names it, not before.
-
-
-def _rows(model) -> Callable[[Any], list]:
-    """Rows of ``model`` (``json_row``, aggregated: none is NULL)."""
-    return lambda rows: [from_json_row(model, row) for row in rows or ()]
-
-
-def _with_account(model) -> Callable[[Any], list]:
-    """Rows of ``model`` each read with its account: ``[row, account row]``."""
-
-    def load(pairs):
-        loaded = []
-        for row, account in pairs or ():
-            instance = from_json_row(model, row)
-            instance.account = from_json_row(Account, account)
-            loaded.append(instance)
-        return loaded
-
-    return load
-
-
-_HAND, _DECISION = Hand._meta.db_table, HandDecision._meta.db_table
-_BET, _BANK, _ACCOUNT = Bet._meta.db_table, PlayerDealerBank._meta.db_table, Account._meta.db_table
-_CHIP_KINDS = ", ".join(f"'{kind.value}'" for kind in CHIP_ACCOUNT_KINDS)
-
-_HANDS = Read(
-    f'(SELECT json_agg({json_row(Hand, "h")} ORDER BY "h"."seat") FROM "{_HAND}" AS "h" '
-    'WHERE "h"."round_id" = "r"."id")',
-    lambda round_: list(Hand.objects.filter(round_id=round_.pk).order_by("seat")),
-    _rows(Hand),
-)
-_DECISIONS = Read(
-    f'(SELECT json_agg({json_row(HandDecision, "d")} ORDER BY "d"."id") FROM "{_DECISION}" '
-    f'AS "d" JOIN "{_HAND}" AS "h" ON "h"."id" = "d"."hand_id" WHERE "h"."round_id" = "r"."id")',
-    lambda round_: list(HandDecision.objects.filter(hand__round_id=round_.pk).order_by("id")),
-    _rows(HandDecision),
-)
-_BETS = Read(
-    f"(SELECT json_agg(json_build_array({json_row(Bet, 'b')}, {json_row(Account, 'a')}) "
-    f'ORDER BY "h"."seat", "b"."bettor") FROM "{_BET}" AS "b" '
-    f'JOIN "{_HAND}" AS "h" ON "h"."id" = "b"."hand_id" '
-    f'JOIN "{_ACCOUNT}" AS "a" ON "a"."id" = "b"."account_id" WHERE "h"."round_id" = "r"."id")',
-    lambda round_: list(
-        Bet.objects.filter(hand__round_id=round_.pk)
-        .select_related("account")
-        .order_by("hand__seat", "bettor")
-    ),
-    _with_account(Bet),
-)
-_BANK_READ = Read(
-    f"(SELECT json_build_array(json_build_array({json_row(PlayerDealerBank, 'k')}, "
-    f'{json_row(Account, "a")})) FROM "{_BANK}" AS "k" '
-    f'JOIN "{_ACCOUNT}" AS "a" ON "a"."id" = "k"."account_id" WHERE "k"."round_id" = "r"."id")',
-    lambda round_: list(
-        PlayerDealerBank.objects.filter(round_id=round_.pk).select_related("account")
-    ),
-    _with_account(PlayerDealerBank),
-)
-_ROUND_ACCOUNTS = Read(
-    f'(SELECT json_agg({json_row(Account, "a")} ORDER BY "a"."id") FROM "{_ACCOUNT}" AS "a" '
-    'WHERE "a"."round_id" = "r"."id")',
-    lambda round_: list(Account.objects.filter(round_id=round_.pk).order_by("id")),
-    _rows(Account),
-)
-_CHIPS = Read(
-    f'(SELECT json_agg({json_row(Account, "a")} ORDER BY "a"."id") FROM "{_ACCOUNT}" AS "a" '
-    f'WHERE "a"."table_id" = "r"."table_id" AND "a"."kind" IN ({_CHIP_KINDS}) '
-    'AND "a"."closed_at" IS NULL)',
-    lambda round_: list(
-        Account.objects.filter(
-            table_id=round_.table_id, kind__in=CHIP_ACCOUNT_KINDS, closed_at__isnull=True
-        ).order_by("id")
-    ),
-    _rows(Account),
-)
-_SEATED = Read(
-    f'(SELECT json_agg({json_row(Seating, "s")} ORDER BY "s"."seat") '
-    f'FROM "{Seating._meta.db_table}" AS "s" '
-    'WHERE "s"."table_id" = "r"."table_id" AND "s"."left_at" IS NULL)',
-    lambda round_: list(
-        Seating.objects.filter(table_id=round_.table_id, left_at__isnull=True).order_by("seat")
-    ),
-    _rows(Seating),
-)
-
-
-@dataclass
-class RoundState:
-    """A round as a round-locking call reads it with the lock (``lock_round_state``)."""
-
-    table: Table
-    round: Round
-    hands: list[Hand]  # by seat, each with its round
-    decisions: dict[int, list[HandDecision]] = field(default_factory=dict)  # by hand id
-    bets: list[Bet] = field(default_factory=list)  # by seat, bettor: with hand and account
-    bank: PlayerDealerBank | None = None  # with its account
-    accounts: dict[str, Account] = field(default_factory=dict)  # the round's own, by kind
-    chips: dict[int, Account] = field(default_factory=dict)  # open at the table, by player
-    seated: dict[int, Seating] = field(default_factory=dict)  # by seat
-    also: dict[str, Any] = field(default_factory=dict)  # the caller's own reads, by name
-
-
-def lock_round_state(
-    round_id: int,
-    *,
-    decisions: bool = False,
-    bets: bool = False,
-    bank: bool = False,
-    accounts: bool = False,
-    chips: bool = False,
-    seated: bool = False,
-    also: Mapping[str, Read] | None = None,
-) -> RoundState:
-    """Lock a round's table and read the round with its hands, and what the call asks for:
-    the hands' decisions, the bets, the bank, the round's own accounts, the chips at its
-    table, the seats, and the caller's ``also`` reads; one statement on PostgreSQL
-    (``lock_round_reading``)."""
-    asked = {
-        "hands": (True, _HANDS),
-        "decisions": (decisions, _DECISIONS),
-        "bets": (bets, _BETS),
-        "bank": (bank, _BANK_READ),
-        "accounts": (accounts, _ROUND_ACCOUNTS),
-        "chips": (chips, _CHIPS),
-        "seated": (seated, _SEATED),
-    }
-    reads = {name: read for name, (wanted, read) in asked.items() if wanted}
-    own = dict(also or {})
-    table, round_, read = lock_round_reading(round_id, {**reads, **own})
-    hands = read["hands"]
-    by_id = {}
-    for hand in hands:
-        hand.round = round_
-        by_id[hand.pk] = hand
-    made: dict[int, list[HandDecision]] = {}
-    for decision in read.get("decisions", ()):
-        made.setdefault(decision.hand_id, []).append(decision)
-    placed = read.get("bets", [])
-    for bet in placed:
-        bet.hand = by_id[bet.hand_id]
-    banked = read.get("bank", [])
-    return RoundState(
-        table=table,
-        round=round_,
-        hands=hands,
-        decisions=made,
-        bets=placed,
-        bank=banked[0] if banked else None,
-        accounts={account.kind: account for account in read.get("accounts", ())},
-        chips={account.player_id: account for account in read.get("chips", ())},
-        seated={seating.seat: seating for seating in read.get("seated", ())},
-        also={name: read[name] for name in own},
-    )
-
+from .round_lock import RoundState, lock_round_state
 
 ROUND_ACCOUNT_KINDS = (AccountKind.ROUND_WAGERS, AccountKind.ROUND_BANK)
 
@@ -282,9 +118,15 @@ def post_bank(*, round_id: int, amount: int, by, keep: BankCheck) -> PlayerDeale
         )
 
 
+# Every square a bettor can wager before "no more bets", whatever the game (a ``Bet`` column
+# each, ``<square>_cents``).
+BET_SQUARES = OPENING_SQUARES
+
+
 @dataclass(frozen=True)
 class BetRequest:
-    """One bettor's opening wagers on a seat; ``backline_player_id`` for a backline bettor."""
+    """One bettor's opening wagers on a seat, by square (those of the table's game; another
+    game's square wagered is refused); ``backline_player_id`` for a backline bettor."""
 
     seat: int
     ante: int = 0
@@ -292,10 +134,27 @@ class BetRequest:
     trips: int = 0
     bad_beat: int = 0
     backline_player_id: int | None = None
+    player: int = 0
+    banker: int = 0
+    tie: int = 0
+    dragon_7: int = 0
+    panda_8: int = 0
 
-    @property
-    def stakes(self) -> Stakes:
-        return Stakes(ante=self.ante, blind=self.blind, trips=self.trips, bad_beat=self.bad_beat)
+    def squares(self, names: Sequence[str]) -> dict[str, int]:
+        """The stakes on the squares ``names``, by name."""
+        return {name: getattr(self, name) for name in names}
+
+
+def _refuse_other_squares(request: BetRequest, game) -> None:
+    """A wager on a square the table's game has not is refused, naming the square."""
+    for name in BET_SQUARES:
+        if name not in game.opening_squares and getattr(request, name):
+            raise RuleError(
+                f"{game.name} has no {name.replace('_', ' ').title()} square; its squares "
+                "are " + ", ".join(game.square(s).label for s in game.opening_squares),
+                rule=Rule.WAGER_SQUARES,
+                field=name,
+            )
 
 
 def place_bet(*, round_id: int, by, **request) -> Bet:
@@ -313,7 +172,9 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
         state = lock_round_state(round_id, bets=True, accounts=True, chips=True, seated=True)
         round_, seated = state.round, state.seated
         require_state(round_, State.WAGERING, action="place wagers")
-        options = table_options.game_options(round_.options)
+        game = game_of_key(round_.options.get("game"))
+        options = table_options.rules_options(round_.options)
+        squares = game.opening_squares
         hands = {hand.seat: hand for hand in state.hands}
         wagered = {  # (seat, bettor) and players already holding a bet in this round
             (bet.hand.seat, bet.bettor): bet.player_id for bet in state.bets
@@ -322,11 +183,12 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
         players = {p.pk: p for p in Player.objects.filter(pk__in=behind).select_related("tppp")}
         placed: list[tuple[BetRequest, int, int]] = []  # request, bettor number, player id
         for index, request in enumerate(bets):
-            where = "" if len(bets) == 1 else f"bets[{index}]"
             try:
-                placed.append(_admit(request, round_, options, seated, hands, wagered, players))
+                placed.append(
+                    _admit(request, round_, game, options, seated, hands, wagered, players)
+                )
             except RuleError as error:
-                raise (error.with_field(where) if where else error) from None
+                raise error.at_row(Row("bets", index, len(bets))) from None
         accounts = {
             player_id: state.chips[player_id]
             for _, _, player_id in placed
@@ -336,15 +198,15 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
         for index, (request, _, player_id) in enumerate(placed):
             account = accounts.get(player_id)
             balance = account.balance_cents if account else 0
-            for kind in OPENING_SQUARES:  # name the first wager the chips do not cover
-                spent[player_id] = spent.get(player_id, 0) + getattr(request.stakes, kind)
+            for kind in squares:  # name the first wager the chips do not cover
+                spent[player_id] = spent.get(player_id, 0) + getattr(request, kind)
                 if spent[player_id] > balance:
                     raise RuleError(
                         f"wagers of {dollars(spent[player_id])} are more than the bettor's "
                         f"{dollars(balance)} in chips at the table",
                         rule=Rule.CHIPS_IN_FRONT,
-                        field=kind if len(bets) == 1 else f"bets[{index}].{kind}",
-                    )
+                        field=kind,
+                    ).at_row(Row("bets", index, len(bets)))
         new_hands = Hand.objects.bulk_create(
             [
                 Hand(round=round_, seat=r.seat, player_id=seated[r.seat].player_id, joined_at=now())
@@ -359,7 +221,7 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
                 Posting(
                     TransactionKind.WAGER,
                     legs_of(
-                        wager_legs({kind: getattr(r.stakes, kind) for kind in OPENING_SQUARES}),
+                        wager_legs(r.squares(squares)),
                         {Role.BETTOR: accounts[player_id], Role.ROUND_WAGERS: wagers_account},
                     ),
                     round_id=round_.pk,
@@ -378,10 +240,7 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
                     bettor=bettor,
                     player_id=player_id,
                     account=accounts[player_id],
-                    ante_cents=r.ante,
-                    blind_cents=r.blind,
-                    trips_cents=r.trips,
-                    bad_beat_cents=r.bad_beat,
+                    **{f"{name}_cents": amount for name, amount in r.squares(squares).items()},
                     placed_at=moment,
                 )
                 for r, bettor, player_id in placed
@@ -389,10 +248,11 @@ def place_bets(*, round_id: int, bets: Sequence[BetRequest], by) -> list[Bet]:
         )
 
 
-def _admit(request: BetRequest, round_: Round, options, seated, hands, wagered, players):
-    """Validate one bet against the rules and the round so far; record it as placed."""
-    validate_opening_wagers(
-        request.stakes, options, backline=request.backline_player_id is not None
+def _admit(request: BetRequest, round_: Round, game, options, seated, hands, wagered, players):
+    """Validate one bet against the game's rules and the round so far; record it as placed."""
+    _refuse_other_squares(request, game)
+    game.validate_wagers(
+        request.squares(game.opening_squares), options, request.backline_player_id is not None
     )
     seat = request.seat
     if request.backline_player_id is None:
@@ -406,7 +266,7 @@ def _admit(request: BetRequest, round_: Round, options, seated, hands, wagered, 
         player_id = seated[seat].player_id
         wagered[(seat, 0)] = player_id
         return request, 0, player_id
-    if not options.backline_allowed:
+    if not game.backline(options):
         raise RuleError(
             "this table does not allow backline wagers", rule=Rule.BACKLINE, field="seat"
         )
@@ -455,14 +315,14 @@ def place_plays(
     plays: Sequence[tuple[Hand, int]],
     *,
     by,
-    fields: Mapping[int, str] | None = None,
+    rows: Mapping[int, Row] | None = None,
 ) -> None:
     """The Plays of hands (a multiple of the Ante each) and of their backline bettors.
 
     Called by the decision service, inside its transaction and under its lock, with the
     round's money it read with the lock (``lock_round_state``). A Play the chips do not
-    cover is refused on the field ``fields`` gives its hand (by id; ``multiple`` otherwise),
-    so the caller's refusal names the decision's row.
+    cover is refused on its ``multiple``, in the row ``rows`` gives its hand (by id), so the
+    caller's refusal names the decision's row.
     """
     round_ = state.round
     multiples = {hand.pk: (hand, multiple) for hand, multiple in plays}
@@ -476,12 +336,14 @@ def place_plays(
             continue  # a Trips-only backline bettor has no Play
         if not play_covered(bet.ante_cents, multiple, bet.account.balance_cents):
             who = "the seated player" if bet.bettor == 0 else f"backline bettor {bet.player.name}"
-            raise RuleError(
+            error = RuleError(
                 f"seat {hand.seat}: a Play of {dollars(play)} is more than {who}'s "
                 f"{dollars(bet.account.balance_cents)} in chips",
                 rule=Rule.CHIPS_IN_FRONT,
-                field=(fields or {}).get(hand.pk, "multiple"),
+                field="multiple",
             )
+            row = (rows or {}).get(hand.pk)
+            raise error.at_row(row) if row else error
         bet.play_cents = play
         postings.append(
             Posting(

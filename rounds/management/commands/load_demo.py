@@ -6,7 +6,8 @@ particular it never resets a password someone has changed).
 The floor it opens on is live: the simulated hands (three RNG tables, two with a TPPP at
 seat 6) are played in the hours before now and their games closed when the last hand
 ended; every table then has a game opened now, with its players still seated, beside a
-card-entry table with four players who have bought in.
+card-entry table with four players who have bought in, and two EZ Baccarat tables (players
+bought in, games open, a list for the first one's game and stakes; no hands played on them).
 """
 
 from datetime import timedelta
@@ -47,6 +48,26 @@ CARD_TABLE_PLAYERS = ["Ana Alvarez", "Ben Brooks", "Cleo Cruz", "Dev Desai"]
 CARD_TABLE_BUY_IN = 20_000  # $200 each
 # Waiting for a seat at the demo stakes, in the order they joined; the last by phone.
 WAITING = ["Mia Moreno", "Noah Ng", "Omar Ortiz", "Pia Park", "Quinn Quade", "Rosa Reyes"]
+# EZ Baccarat tables beside them: each with its options, its players (bought in) and a game
+# open. No hands are played on them: the baccarat hand's lifecycle is not built yet
+# (docs/architecture.md, "EZ Baccarat on the floor: built and not yet").
+BACCARAT_TABLES = {
+    "DEMO-BAC-1": {
+        "options": {"minimum_cents": 2_000, "maximum_cents": 200_000, "chip_unit_cents": 500},
+        "players": ["Sam Sato", "Tia Tran", "Uma Upton", "Vic Vega", "Wes Wong", "Xia Xu"],
+    },
+    "DEMO-BAC-2": {
+        "options": {
+            "minimum_cents": 10_000, "maximum_cents": 1_000_000, "chip_unit_cents": 2_500,
+            "seats": 7, "decks": 6, "tie_pays": 9, "side_wager_maximum_cents": 50_000,
+            "deal_mode": DealMode.CARD_ENTRY,
+        },
+        "players": ["Yan Yoon", "Zoe Zeller", "Abe Arden"],
+    },
+}  # fmt: skip
+BACCARAT_BUY_IN = 100_000  # $1,000 each
+# Waiting for the $20.00 - $2,000.00 EZ Baccarat list, in the order they joined.
+BACCARAT_WAITING = ["Bea Bell", "Cal Cho", "Dot Diaz"]
 
 
 class Command(BaseCommand):
@@ -88,11 +109,44 @@ class Command(BaseCommand):
             floor.open_game_at(table_id=table.pk, first_offer_seat=1, by=supervisor)
         self._card_table(supervisor)
         self._waitlists(supervisor)
+        self._baccarat_tables(supervisor)
         self.stdout.write(
             f"Demo floor live: games opened now, {CARD_TABLE} (card entry) with "
             f"{len(CARD_TABLE_PLAYERS)} players, and {len(WAITING)} players on the waitlist "
-            "(the first called to an open seat)."
+            f"(the first called to an open seat); EZ Baccarat at {', '.join(BACCARAT_TABLES)} "
+            f"with {len(BACCARAT_WAITING)} players waiting."
         )
+
+    def _baccarat_tables(self, supervisor) -> None:
+        """The EZ Baccarat tables, their players bought in, a game open at each, and a list for
+        the first one's game and stakes with players on it."""
+        number = 0
+        for name, spec in BACCARAT_TABLES.items():
+            table = floor.create_table(
+                name=name, by=supervisor, game="ez_baccarat", options=spec["options"]
+            )
+            for seat, player_name in enumerate(spec["players"], start=1):
+                number += 1
+                player = floor.create_player(player_number=f"DEMO-B{number}", name=player_name)
+                floor.seat_player(table_id=table.pk, seat=seat, player_id=player.pk, by=supervisor)
+                chips.buy_in(
+                    table_id=table.pk,
+                    player_id=player.pk,
+                    amount=BACCARAT_BUY_IN,
+                    currency=True,
+                    by=supervisor,
+                )
+            floor.open_game_at(table_id=table.pk, first_offer_seat=1, by=supervisor)
+        first = Table.objects.get(name=next(iter(BACCARAT_TABLES)))
+        row = waitlists.open_waitlist(
+            minimum_cents=first.minimum_cents,
+            maximum_cents=first.maximum_cents,
+            game=first.game,
+            by=supervisor,
+        )
+        for index, player_name in enumerate(BACCARAT_WAITING, start=1):
+            player = floor.create_player(player_number=f"DEMO-BW{index}", name=player_name)
+            waitlists.join(waitlist_id=row.pk, player_id=player.pk, by=supervisor)
 
     def _waitlists(self, supervisor) -> None:
         """A list for the stakes of the card table, people on it, the first called to its

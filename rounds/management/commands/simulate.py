@@ -26,6 +26,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seed", type=int, default=None)
         parser.add_argument(
+            "--baccarat-tables",
+            type=int,
+            default=0,
+            help="EZ Baccarat tables besides the --tables of Ultimate Texas Hold'em",
+        )
+        parser.add_argument(
             "--start",
             default=None,
             help="ISO time of the first round (default 2026-11-20T18:00-08:00)",
@@ -38,8 +44,19 @@ class Command(BaseCommand):
             help="tables without a collection schedule (for benchmark comparisons)",
         )
 
-    def handle(self, *args, tables: int, rounds: int, seed, start, prefix, fees, **options):
-        if tables < 1 or rounds < 0:
+    def handle(
+        self,
+        *args,
+        tables: int,
+        rounds: int,
+        seed,
+        start,
+        prefix,
+        fees,
+        baccarat_tables=0,
+        **options,
+    ):
+        if tables < 1 or rounds < 0 or baccarat_tables < 0:
             raise CommandError("--tables must be at least 1 and --rounds at least 0")
         begin = datetime.fromisoformat(start) if start else None
         if begin is not None and begin.tzinfo is None:
@@ -47,6 +64,7 @@ class Command(BaseCommand):
         marks: list[int] = []  # the query count at the end of each round
         simulation = Simulation(
             tables=tables,
+            baccarat_tables=baccarat_tables,
             seed=seed,
             start=begin,
             prefix=prefix,

@@ -38,7 +38,7 @@ def test_a_broken_rule_is_400_naming_the_rule_its_section_and_the_field(api, sup
         "rule": "seats.numbered",
         "section": "3.1",
         "field": "seat",
-        "message": "seat 7 does not exist",
+        "message": "seat 7 does not exist: the table has seats 1 to 6",
     }
 
 

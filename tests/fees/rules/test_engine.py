@@ -258,6 +258,8 @@ def layouts(draw, seats=(2, 3, 4, 5, 6)):
     return wagered
 
 
+# 300: pure arithmetic, microseconds an example; four schedules by two layouts, so a wider
+# search than the default 100 meets each pairing many times.
 @settings(max_examples=300, deadline=None)
 @given(
     rates=st.sampled_from([(SQUARE_RATES, "per_betting_square"),

@@ -31,7 +31,7 @@ from rounds.simulation import Simulation
 from tables.services import floor
 from tests.builders.reports import DAY, at
 from tests.builders.theo import expected_figures, rig, rigged_table
-from tests.helpers import run_django
+from tests.helpers import read_settings
 from tests.reports.helpers import generate_bytes, read_csv
 from tests.reports.services.test_pdf_layout import assert_fits
 from tests.spreadsheet import cells, live_cells
@@ -173,12 +173,13 @@ def test_the_minimum_parameter_is_validated(day, compliance, value, message):
 
 def test_the_setting_is_read_from_the_environment():
     show = "from django.conf import settings; print(settings.REPORTS_ANOMALY_MIN_HANDS)"
-    assert run_django(show, unset=("REPORTS_ANOMALY_MIN_HANDS",)).stdout.strip() == "30"
-    assert run_django(show, env={"REPORTS_ANOMALY_MIN_HANDS": "50"}).stdout.strip() == "50"
-    refused = run_django("", env={"REPORTS_ANOMALY_MIN_HANDS": "0"})
+    assert read_settings(show, unset=("REPORTS_ANOMALY_MIN_HANDS",)).stdout.strip() == "30"
+    assert read_settings(show, env={"REPORTS_ANOMALY_MIN_HANDS": "50"}).stdout.strip() == "50"
+    refused = read_settings("", env={"REPORTS_ANOMALY_MIN_HANDS": "0"})
     assert refused.returncode != 0 and "REPORTS_ANOMALY_MIN_HANDS" in refused.stderr
 
 
+@pytest.mark.slow  # a week of simulated nights at two tables
 def test_a_normal_simulated_week_finds_no_one():
     """Two tables (the second with a TPPP), 24 hands a night for seven gaming days, played
     by the simulator's basic strategy with RNG deals and fees: every player-dealer with ten

@@ -17,6 +17,8 @@ import pytest
 
 from cardroom.figures import number, odds, one_in, percent
 from fees.services import schedules
+from games import registry
+from tables import options as table_options
 from tables.options import game_options
 from tables.services import floor
 from tests.builders.fees import ACTION
@@ -80,7 +82,7 @@ def test_a_page_per_table_with_its_figures(two_tables):
     a, b = sheets
     math = game_math(game_options(first))
     assert (
-        "For Trips pay table: UTH-03 · Bad Beat pay table: option-2 · Pre-flop Play: 3x or 4x" in a
+        "For Trips pay table: UTH-03 · Bad Beat pay table: Option 2 · Pre-flop Play: 3x or 4x" in a
     )
     assert "Trips: pay table UTH-03" in a
     assert "Royal flush 50 to 1 1 in 30,940 0.0032%" in a
@@ -127,7 +129,7 @@ def test_the_options_in_force_at_the_end_of_the_period(two_tables, clock, staff)
         changes={"trips_paytable": "UTH-01", "bad_beat_paytable": None},
     )  # fmt: skip
     then = page_texts(generate_bytes("fee_filing", gaming_day=DAY, format="pdf")[0])
-    assert "Trips: pay table UTH-03" in then[-2] and "Bad Beat: pay table option-2" in then[-2]
+    assert "Trips: pay table UTH-03" in then[-2] and "Bad Beat: pay table Option 2" in then[-2]
     now = page_texts(generate_bytes("fee_filing", gaming_day="2026-11-21", format="pdf")[0])
     assert "Trips: pay table UTH-01" in now[-2] and "Bad Beat: not offered" in now[-2]
 
@@ -142,3 +144,45 @@ def test_one_table_in_scope_one_page_and_the_same_bytes_again(two_tables):
     assert generate_bytes("fee_filing", gaming_day=DAY, format="pdf")[0] == everything
     # The CSV is the fees app's filing alone: no math in it.
     assert "Game math" not in generate_bytes("fee_filing", gaming_day=DAY)[0].decode()
+
+
+def test_a_baccarat_tables_page_gives_each_wagers_exact_figures(clock, staff):
+    """An EZ Baccarat table's page: its options in words, each wager's exact house edge to 4
+    decimals of a percent, how often it wins, its standard deviation; no strategy card. The
+    page is drawn as a picture for a person to look at (test-output/screenshots)."""
+    clock.set(at("2026-11-20T09:00:00"))
+    table = floor.create_table(
+        name="BAC-MATH", by=staff.supervisor, game="ez_baccarat",
+        options={"decks": 6, "tie_pays": 9, "side_wager_maximum_cents": 10_000},
+    )  # fmt: skip
+    schedule = schedules.create_schedule(name="BAC fees", table_id=table.pk, by=staff.supervisor)
+    schedules.create_version(
+        schedule_id=schedule.pk, rates=ACTION, player_dealer_basis="total_table_action",
+        by=staff.supervisor,
+    )  # fmt: skip
+    pdf = generate_bytes("fee_filing", gaming_day=DAY, format="pdf")[0]
+    sheets = [t for t in page_texts(pdf) if t.startswith("Game math · ")]
+    assert len(sheets) == 1
+    page = sheets[0]
+    assert page.startswith("Game math · BAC-MATH · EZ Baccarat For Seats: 9 · Decks in the shoe: ")
+    assert "Decks in the shoe: 6 decks · Tie pays: 9 to 1 · Dragon 7 pays: 40 to 1" in page
+    assert "Side wager maximum: $100.00" in page
+    figures = registry.game("ez_baccarat").sheet_math(table_options.snapshot(table))
+    for square in registry.game("ez_baccarat").squares:
+        edge = figures[square.name]["house_edge_percent"]
+        assert f"{square.label} {edge} " in page, square.label
+    assert "Banker 1.0" in page and "strategy" not in page.lower()
+    out = Path(__file__).resolve().parents[3] / "test-output" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch) / "filing.pdf"
+        source.write_bytes(pdf)
+        tool = shutil.which("pdftoppm")
+        assert tool, "pdftoppm is missing (poppler-utils)"
+        pages = len(page_texts(pdf))
+        subprocess.run(
+            [tool, "-png", "-r", "60", "-f", str(pages), "-l", str(pages), "-singlefile",
+             str(source), str(out / "fee-filing-baccarat-math")],
+            check=True,
+        )  # fmt: skip
+    assert (out / "fee-filing-baccarat-math.png").exists()

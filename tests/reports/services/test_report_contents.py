@@ -30,6 +30,7 @@ def test_header_states_the_period_and_that_it_is_closed(day):
         "until": "2026-11-21T06:00:00-08:00",
         "gaming day starts": "06:00 America/Los_Angeles",
         "tables": "all tables",
+        "games": "Ultimate Texas Hold'em: Day table",
         "period status": "closed",
     }
 

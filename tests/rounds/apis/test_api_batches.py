@@ -258,11 +258,11 @@ def test_wagers_answered_minimal(on_floor, as_dealer):
     ("bets", "code", "field", "message"),
     [
         ([wager(2), wager(3, ante="five")], "invalid", "bets.1.ante", "a whole number"),
-        (
+        (  # every square is optional in the API (a baccarat bet has no Blind): the rule says
             [wager(2), {"seat": 3, "ante": 500}],
-            "invalid",
+            "rule_broken",
             "bets.1.blind",
-            "This field is required.",
+            "Ante ($5.00) and Blind ($0.00) must be equal",
         ),
         ([], "invalid", "bets", "Ensure this field has at least 1 elements."),
         ([wager(2), wager(1)], "rule_broken", "bets.1.seat", "seat 1 is the player-dealer"),

@@ -11,6 +11,8 @@ from cardroom.clock import now
 from cardroom.roles import roles_of
 from rounds import services as rounds
 from rounds.management.commands.load_demo import (
+    BACCARAT_TABLES,
+    BACCARAT_WAITING,
     CARD_TABLE,
     CARD_TABLE_PLAYERS,
     DEMO_FLOOR,
@@ -71,7 +73,7 @@ def test_the_demo_floor_is_live(debug_on):
     call_command("load_demo")
     moment = now()
     tables = Table.objects.order_by("name")
-    assert tables.count() == DEMO_FLOOR["tables"] + 1
+    assert tables.count() == DEMO_FLOOR["tables"] + 1 + len(BACCARAT_TABLES)
     for table in tables:
         game = Game.objects.get(table=table, ended_at__isnull=True)
         assert moment - game.opened_at < timedelta(minutes=5), table.name
@@ -92,3 +94,23 @@ def test_the_demo_floor_is_live(debug_on):
     assert started.state == "wagering", started
     assert Game.objects.get(table=table, ended_at__isnull=True).rounds.count() == 1
     assert list(differences()) == []
+
+
+def test_the_demo_floor_has_ez_baccarat_tables_open_with_players_and_a_list(debug_on):
+    from tables.selectors import waitlist_views
+
+    call_command("load_demo")
+    for name, spec in BACCARAT_TABLES.items():
+        table = Table.objects.get(name=name)
+        assert table.game == "ez_baccarat"
+        seated = Seating.objects.filter(table=table, left_at__isnull=True).count()
+        assert seated == len(spec["players"])
+        assert Game.objects.filter(table=table, ended_at__isnull=True).exists()
+        assert not Round.objects.filter(table=table).exists()  # no baccarat hands yet
+    assert Table.objects.get(name="DEMO-BAC-2").seat_count == 7
+    lists = {str(view.waitlist): view for view in waitlist_views()}
+    baccarat = lists["$20.00 - $2,000.00 EZ Baccarat"]
+    assert [baccarat.player(e.player).name for e in baccarat.now.entries] == BACCARAT_WAITING
+    assert [(s.table.name, s.seat) for s in baccarat.open_seats] == [
+        ("DEMO-BAC-1", 7), ("DEMO-BAC-1", 8), ("DEMO-BAC-1", 9)
+    ]  # fmt: skip

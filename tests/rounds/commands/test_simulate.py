@@ -121,3 +121,17 @@ def test_simulated_rounds_settle_as_the_calculator_does():
     assert settled.count() >= 8
     for round_ in settled:
         assert stored_lines(round_) == calculator_lines(round_), round_
+
+
+@pytest.mark.django_db
+def test_baccarat_tables_play_through_the_same_services():
+    _simulate(tables=1, baccarat_tables=1, rounds=12, prefix="SIMB")
+    coups = Round.objects.filter(table__name__startswith="SIMB-", table__game="ez_baccarat")
+    settled = coups.filter(state=State.SETTLED)
+    assert settled.exists() and all(r.player_cards and r.banker_cards for r in settled)
+    assert (
+        Round.objects.filter(table__name__startswith="SIMB-")
+        .exclude(table__game="ez_baccarat")
+        .exists()
+    )
+    assert list(differences()) == []

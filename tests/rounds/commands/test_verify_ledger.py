@@ -470,6 +470,9 @@ class _Undo(Exception):
     pass
 
 
+# 40: each example tampers with one row of the floor and runs every check of verify_ledger
+# over it (a second or more an example); enough for every attack at several rows.
+@pytest.mark.slow
 @settings(
     max_examples=40,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -1,6 +1,6 @@
-"""A round's move (rounds.services._move) is one statement on PostgreSQL, a plain-SQL
-hot-path writer: it writes exactly the transition row and the round's fields the ORM's two
-statements write."""
+"""A round's move (rounds.services._move) is one statement on PostgreSQL (rounds.sql.move),
+a plain-SQL hot-path writer: it writes exactly the transition row and the round's fields the
+ORM's two statements write."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.forms.models import model_to_dict
 
 from cardroom.errors import State
 from rounds import services as rounds
+from rounds import sql as rounds_sql
 from tables.models import Round, RoundTransition
 from tests.builders.floor import give_button, open_floor, play_round
 
@@ -54,6 +55,6 @@ def test_the_one_statement_move_writes_what_the_orm_writes(staff, clock, until, 
     round_ = play_round(open_.table_id, by=staff.dealer, until=until, rng=random.Random(4))
     moment = clock.advance(seconds=30)
     orm = _written(round_.pk, rounds._move_with_orm, to_state, fields, staff.dealer, moment)
-    sql = _written(round_.pk, rounds._move_in_one_statement, to_state, fields, staff.dealer, moment)
+    sql = _written(round_.pk, rounds_sql.move, to_state, fields, staff.dealer, moment)
     assert sql == orm
     assert orm[0]["to_state"] == to_state and orm[1]["state"] == to_state

@@ -1,8 +1,9 @@
-"""The round state a round-locking call reads with the lock (wagers.services.wagering.
+"""The round state a round-locking call reads with the lock (wagers.services.round_lock.
 lock_round_state) is a named hot-path reader: on PostgreSQL the lock's one statement
-(tables.services.locks.lock_round_reading). Over rounds in every state, each of its reads
-answers exactly what its ORM read answers (the model instances, field by field, with the
-same Python types), and the whole state is the state the ORM path (SQLite's) builds."""
+(tables.services.locks.lock_round_reading: tables.sql.lock_and_read). Over rounds in every
+state, each of its reads answers exactly what its ORM read answers (the model instances, field
+by field, with the same Python types), and the whole state is the state the ORM path (SQLite's)
+builds."""
 
 from __future__ import annotations
 
@@ -14,30 +15,25 @@ from django.db import connection, transaction
 from django.db.models import Model
 
 from cardroom.errors import State
+from cardroom.sql import table
 from fees.models import FeeLine
 from fees.services import waivers
 from fees.services.assessment import AT_CLOSE, AT_VOID
+from fees.sql import FEE_READS
 from rounds import services as rounds
 from tables.models import Round
 from tables.services import locks
 from tests.builders.fees import table_schedule
 from tests.builders.floor import give_button
 from tests.builders.money import Wager, money_table
-from wagers.services import wagering
+from wagers.services import round_lock, wagering
+from wagers.sql import ROUND_READS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.requires_postgres]
 
-READS = {
-    "hands": wagering._HANDS,
-    "decisions": wagering._DECISIONS,
-    "bets": wagering._BETS,
-    "bank": wagering._BANK_READ,
-    "accounts": wagering._ROUND_ACCOUNTS,
-    "chips": wagering._CHIPS,
-    "seated": wagering._SEATED,
-    **AT_CLOSE,
-    **AT_VOID,
-}
+# The statements proved here: tables.sql.lock_and_read with wagers.sql.ROUND_READS and
+# fees.sql.FEE_READS (cardroom.sql's registry).
+READS = {**ROUND_READS, **FEE_READS}
 
 
 def _plain(value):
@@ -73,7 +69,7 @@ def _each_read_agrees(round_id: int) -> dict:
     with connection.cursor() as cursor:
         for name, read in READS.items():
             cursor.execute(
-                f'SELECT {read.sql} FROM "tables_round" AS "r" WHERE "r"."id" = %s', [round_id]
+                f'SELECT {read.sql} FROM {table(Round)} AS "r" WHERE "r"."id" = %s', [round_id]
             )
             (value,) = cursor.fetchone()
             loaded = read.load(value) if read.load else value
@@ -82,9 +78,9 @@ def _each_read_agrees(round_id: int) -> dict:
     return answered
 
 
-def _state(round_id: int) -> wagering.RoundState:
+def _state(round_id: int) -> round_lock.RoundState:
     with transaction.atomic():
-        state = wagering.lock_round_state(
+        state = round_lock.lock_round_state(
             round_id,
             decisions=True,
             bets=True,
@@ -98,11 +94,11 @@ def _state(round_id: int) -> wagering.RoundState:
     return state
 
 
-def _states_agree(round_id: int, monkeypatch) -> wagering.RoundState:
+def _states_agree(round_id: int, monkeypatch) -> round_lock.RoundState:
     """The whole state, from the lock's one statement and from the ORM path."""
     one = _state(round_id)
     with monkeypatch.context() as patched:
-        patched.setattr(wagering, "lock_round_reading", locks._lock_and_read_with_orm)
+        patched.setattr(round_lock, "lock_round_reading", locks._lock_and_read_with_orm)
         orm = _state(round_id)
     assert (
         one.table.version == orm.table.version == Round.objects.get(pk=round_id).table.version + 1

@@ -23,12 +23,13 @@ from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
 from cardroom.errors import State
+from cardroom.sql import load
 from rounds import services as rounds
+from tables import sql as tables_sql
 from tables.models import HandDecision, Round
-from tables.services import locks
 from tests.builders.money import Wager, money_table, play_round
 from wagers.models import Account, Bet
-from wagers.services import wagering
+from wagers.services import round_lock
 
 pytestmark = [pytest.mark.requires_postgres, pytest.mark.django_db(transaction=True)]
 
@@ -135,10 +136,10 @@ def test_the_statement_alone_reads_the_round_from_before_the_wait(staff, clock):
 
     def statement_alone():
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(locks._LOCK_AND_READ.format(reads=""), [round_.pk] * 3)
+            cursor.execute(tables_sql.LOCK_AND_READ.format(reads=""), [round_.pk] * 3)
             names = [column.name for column in cursor.description]
             row = dict(zip(names, cursor.fetchone(), strict=True))
-        return row["version"], row["seen_version"], locks.from_json_row(Round, row["round_row"])
+        return row["version"], row["seen_version"], load(Round, row["round_row"])
 
     moved, ((version, seen_version, stale), _) = _blocked_behind(
         decide_and_show_the_flop, statement_alone
@@ -182,7 +183,7 @@ def test_the_state_read_again_is_the_state_as_committed(staff, clock):
 
     def read_state():
         with transaction.atomic():
-            return wagering.lock_round_state(
+            return round_lock.lock_round_state(
                 round_.pk, decisions=True, bets=True, accounts=True, chips=True, seated=True
             )
 
@@ -218,6 +219,6 @@ def test_the_state_read_again_is_the_state_as_committed(staff, clock):
 def test_without_a_wait_one_statement_reads_it_all(staff, clock):
     _, round_ = _preflop(staff)
     with CaptureQueriesContext(connection) as sent, transaction.atomic():
-        state = wagering.lock_round_state(round_.pk, decisions=True, bets=True)
+        state = round_lock.lock_round_state(round_.pk, decisions=True, bets=True)
     assert [sql[:12] for sql in _statements(sent)] == ['WITH "seen" ']
     assert state.round.state == State.PREFLOP and len(state.bets) == 3

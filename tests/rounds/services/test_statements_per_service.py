@@ -16,6 +16,7 @@ from cardroom.errors import State
 from rounds import services as rounds
 from tables.services import button
 from tests.builders.fees import table_schedule
+from tests.builders.floor import open_floor
 from tests.builders.money import Wager, money_table
 from wagers.services import wagering
 
@@ -113,3 +114,62 @@ def test_each_round_service_sends_a_pinned_number_of_statements(staff, clock, se
     play_counted(mt, clock)  # the table's first round
     assert play_counted(mt, clock) == PINNED
     assert sum(PINNED.values()) == 51
+
+
+# --- EZ Baccarat: the same services, no steps between "no more bets" and the showdown -------
+
+
+def baccarat_counted(table, staff, clock) -> dict[str, int]:
+    """One EZ Baccarat round at ``table`` (seat 1 banks, seats 2 on wager), each service call's
+    statements counted as ``play_counted`` counts them."""
+    clock.advance(seconds=90)
+    table_id, by = table.pk, staff.dealer
+    counts: dict[str, int] = {}
+
+    def step(name, call, **kwargs):
+        with CaptureQueriesContext(connection) as queries:
+            answer = call(**kwargs)
+        counts[name] = len([q for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]])
+        return answer
+
+    offer = step("offer", button.offer_button, table_id=table_id, by=by)
+    step("answer", button.answer_offer, table_id=table_id, offer_id=offer.pk, accept=True, by=by)
+    round_ = step("start_round", rounds.start_round, table_id=table_id, by=by)
+    step("post_bank", rounds.post_bank, round_id=round_.pk, amount=100_000, by=by)
+    bets = [
+        wagering.BetRequest(seat, **{("player" if seat % 2 else "banker"): 1_000}, tie=500)
+        for seat in range(1, table.seat_count + 1)
+        if seat != round_.player_dealer_seat
+    ]
+    step("place_bets", wagering.place_bets, round_id=round_.pk, bets=bets, by=by)
+    step("close_wagering", rounds.close_wagering, round_id=round_.pk, by=by)
+    step("showdown", rounds.showdown, round_id=round_.pk, by=by, rng=random.Random(5))
+    settled = step("settle", rounds.settle, round_id=round_.pk, by=by)
+    assert settled.state == State.SETTLED
+    return counts
+
+
+# The same statements as Ultimate Texas Hold'em's for the steps they share; the showdown deals
+# the coup from the table's shoe: the lock, the shoe in use, the shoe moved on, the move.
+BACCARAT_PINNED = {
+    "offer": 3,
+    "answer": 2,
+    "start_round": 6,
+    "post_bank": 4,
+    "place_bets": 4,
+    "close_wagering": 5,
+    "showdown": 4,
+    "settle": 5,
+}
+
+
+@pytest.mark.parametrize("seats", [6, 9])
+def test_each_round_service_of_a_baccarat_hand_sends_a_pinned_number_of_statements(
+    staff, clock, seats
+):
+    table = open_floor(
+        "P" * seats, staff=staff, game="ez_baccarat", deal_mode="rng", chips=1_000_000
+    ).table
+    table_schedule(table, by=staff.supervisor)
+    baccarat_counted(table, staff, clock)  # the table's first round (the drop, the shoe)
+    assert baccarat_counted(table, staff, clock) == BACCARAT_PINNED

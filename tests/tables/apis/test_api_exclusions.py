@@ -1,4 +1,4 @@
-"""Barred and self-restricted patrons through the API (docs/rules.md §3.8): kept by floor
+"""Barred and self-restricted patrons through the API (docs/rules.md §3.9): kept by floor
 supervisors and compliance; a patron on the list is refused a seat, a waitlist, a buy-in and
 the button, each naming the rule; the refused request is on the audit trail; lifted, the
 patron plays again, and the list keeps its history."""
@@ -23,7 +23,7 @@ RULE = "floor.excluded"
 def refused_for_the_list(response, name: str, what: str) -> str:
     assert response.status_code == 400, response.data
     assert (response.data["rule"], response.data["field"]) == (RULE, "player"), response.data
-    assert response.data["section"] == "3.8"
+    assert response.data["section"] == "3.9"
     message = response.data["message"]
     assert name in message and "barred" in message and what in message
     return message

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 import pytest
 
 from cardroom.errors import Rule, State
@@ -122,3 +125,21 @@ def test_keys_belong_to_their_user(as_dealer, as_supervisor, on_floor):
     assert response.status_code == 201
     assert "Idempotent-Replayed" not in response
     assert HandDecision.objects.filter(hand__round=round_).count() == 2
+
+
+def test_the_stored_fingerprint_cannot_be_read_back_without_the_secret_key(
+    as_dealer, on_floor, settings
+):
+    """The key row keeps a keyed HMAC of the request: a bare SHA-256 of a body from so small a
+    space (a seat, an action, cards) could be recovered by trying every body; with the
+    deployment's secret it cannot, and another deployment's secret gives another value."""
+    round_ = on_floor.round_in("preflop")
+    path = f"/api/rounds/{round_.pk}/decisions/"
+    body = {"seat": 2, "action": "play", "multiple": 4}
+    assert post(as_dealer, path, body, key="hmac").status_code == 201
+    stored = IdempotencyKey.objects.get(key="hmac").request_hash
+    bare = f"POST {path}\n{json.dumps(body, sort_keys=True)}"
+    assert stored != hashlib.sha256(bare.encode()).hexdigest()
+    assert len(stored) == 64
+    settings.SECRET_KEY = "another deployment's secret"
+    assert post(as_dealer, path, body, key="hmac").status_code == 422  # not this deployment's

@@ -22,8 +22,10 @@ from tables.models import (
     TPPPRegistration,
     TPPPRegistrationChange,
 )
-from tables.services import button, exclusions, floor, waitlists
+from tables.services import button, exclusions, floor, patrons, seat_requests, waitlists
 from tests.builders.factories import PlayerFactory, TPPPRegistrationFactory, UserFactory
+from tests.builders.floor import give_button, open_floor, start_round
+from wagers.services import wagering
 
 pytestmark = pytest.mark.django_db
 
@@ -83,10 +85,30 @@ def some_history(on_floor, supervisor):
     floor.update_player_identification(
         player_id=seated.pk, by=supervisor, changes={"id_type": "passport", "id_number": "X123456"}
     )
-    # A barred patron (docs/rules.md §3.8).
+    # A barred patron (docs/rules.md §3.9).
     exclusions.exclude(
         player_id=PlayerFactory().pk, kind="barred", reason="a fight at Main 2", by=supervisor
     )
+
+    patrons.issue_sign_in(
+        player_id=seated.pk, username="own.sign.in", password="felt-and-chips-42", by=supervisor
+    )
+
+    # A must-move table feeding the list's table, a table change, and a pass.
+    must = floor.create_table(name="Admin must", by=supervisor, options={"minimum_cents": 2500})
+    mover = PlayerFactory()
+    floor.seat_player(table_id=must.pk, seat=1, player_id=mover.pk, by=supervisor)
+    seat_requests.start_must_move(table_id=must.pk, main_table_id=waitlist_table.pk, by=supervisor)
+    seat_requests.ask_table_change(player_id=mover.pk, by=supervisor)
+    seat_requests.pass_seat(table_id=waitlist_table.pk, seat=3, player_id=mover.pk, by=supervisor)
+
+    # An EZ Baccarat hand dealt from its table's shoe.
+    baccarat = open_floor("PPPPPP", staff=on_floor.staff, game="ez_baccarat").table
+    give_button(baccarat.pk, 1, by=supervisor)
+    coup = start_round(baccarat.pk, by=supervisor)
+    wagering.place_bet(round_id=coup.pk, seat=2, banker=1_000, by=supervisor)
+    rounds.close_wagering(round_id=coup.pk, by=supervisor)
+    rounds.showdown(round_id=coup.pk, by=supervisor, rng=random.Random(7))
     return round_
 
 

@@ -515,7 +515,7 @@ def test_open_game_errors(as_supervisor, on_floor):
     assert response.status_code == 400
     assert response.data["code"] == "rule_broken"
     assert response.data["field"] == "first_offer_seat"
-    assert response.data["message"] == "seat 9 does not exist"
+    assert response.data["message"] == "seat 9 does not exist: the table has seats 1 to 6"
     assert response.data["rule"] == Rule.SEATS
     assert as_supervisor.post(url, {"first_offer_seat": 1}, format="json").status_code == 201
     response = as_supervisor.post(url, {"first_offer_seat": 1}, format="json")

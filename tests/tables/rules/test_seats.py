@@ -78,5 +78,6 @@ def test_a_seat_at_an_ultimate_texas_holdem_table_names_its_rule():
         require_seat(7)
     assert caught.value.rule is Rule.SEATS
     assert str(caught.value) == (
-        "seat: seat 7 does not exist [rule: seats 1 to 6, docs/rules.md §3.1]"
+        "seat: seat 7 does not exist: the table has seats 1 to 6"
+        " [rule: the seats, numbered from 1, docs/rules.md §3.1]"
     )

@@ -1,8 +1,8 @@
-"""The button's one-statement read (``tables.selectors._read_in_one_statement``) is a named
-hot-path reader (plain SQL, PostgreSQL): it reads exactly what the ORM reads
-(``_read_with_orm``, the reader elsewhere) in every state of the button: the same rows, the
-same instances (related rows cached and offers prefetched as the ORM leaves them, so nothing
-is read again), the same ``button_state``, and the same table view."""
+"""The button's one-statement read (``tables.selectors._read_in_one_statement``, its statement
+``tables.sql.button_reads``) is a named hot-path reader (plain SQL, PostgreSQL): it reads
+exactly what the ORM reads (``_read_with_orm``, the reader elsewhere) in every state of the
+button: the same rows, the same instances (related rows cached and offers prefetched as the ORM
+leaves them, so nothing is read again), the same ``button_state``, and the same table view."""
 
 from __future__ import annotations
 

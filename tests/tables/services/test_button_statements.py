@@ -1,6 +1,7 @@
 """The button's writes on PostgreSQL are named hot-path writers (plain SQL,
-``tables.services.button``): a new offer round and its offers inserted by one statement, an
-answer (and the offer round's close with an acceptance) by one. The same calls through the
+``tables.services.button``): a new offer round and its offers inserted by one statement
+(``tables.sql.insert_offers``), an answer (and the offer round's close with an acceptance)
+by one (``tables.sql.answer_offer``). The same calls through the
 ORM (the writers elsewhere) at a twin table write exactly the same rows, answer the same
 objects, and refuse in the same words."""
 

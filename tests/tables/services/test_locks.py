@@ -1,5 +1,6 @@
-"""The table lock (tables.services.locks) is a plain-SQL hot-path writer: it answers exactly
-the row the ORM reads, with the version one higher, and a missing row as the ORM would."""
+"""The table lock (tables.services.locks; its statements tables.sql.lock_table and
+tables.sql.lock_table_of_round) is a plain-SQL hot-path writer: it answers exactly the row
+the ORM reads, with the version one higher, and a missing row as the ORM would."""
 
 from __future__ import annotations
 

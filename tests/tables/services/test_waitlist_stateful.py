@@ -232,6 +232,8 @@ class WaitlistMachine(RuleBasedStateMachine):
                 assert entry.player not in sat_at or sat_at[entry.player] <= entry.joined_at
 
 
+# 40 sessions of up to 30 steps, real services on PostgreSQL; the outcomes asserted after the
+# run show the sessions call, seat and refuse. Starts first in a run (slow).
 SETTINGS = settings(
     max_examples=40,
     stateful_step_count=30,
@@ -240,6 +242,7 @@ SETTINGS = settings(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_waitlist_sessions_keep_the_order_and_the_record():
     OUTCOMES.clear()

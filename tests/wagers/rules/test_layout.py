@@ -37,6 +37,8 @@ from wagers.rules.resolution import Outcome
 from wagers.rules.showdown import SeatHand, play_out
 from wagers.rules.wagers import Stakes
 
+# Pure rules, microseconds an example, so wider than the default 100: MAIN (300) for the
+# properties over a whole table, FAST (500) for the cheapest, searching wider in the same time.
 MAIN = settings(max_examples=300, deadline=None)
 FAST = settings(max_examples=500, deadline=None)
 

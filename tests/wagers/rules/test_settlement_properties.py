@@ -21,6 +21,8 @@ from wagers.rules.settlement import PendingWager, SettlementPass, apply_coverage
 from wagers.rules.wagers import WagerKind
 
 HUGE_BANK = 10**15
+# Pure rules, microseconds an example, so wider than the default 100: MAIN (300) for whole
+# settlements, FAST (500) for the cheapest, searching wider in the same time.
 MAIN = settings(max_examples=300, deadline=None)
 FAST = settings(max_examples=500, deadline=None)
 

@@ -1,5 +1,6 @@
 """Postings are written in one statement on PostgreSQL (wagers.services.ledger
-``_write_in_one_statement``), a plain-SQL hot-path writer: the same transactions, entries (in
+``_write_in_one_statement``, its statement ``wagers.sql.post_transactions``), a plain-SQL
+hot-path writer: the same transactions, entries (in
 the same order) and balances as the ORM's three statements, and the same refusal when chips
 would go below zero, with nothing written."""
 

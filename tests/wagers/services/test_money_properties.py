@@ -194,7 +194,11 @@ def _top_up(mt: MoneyTable, unit: int) -> None:
             bring_chips(mt.table.pk, player, 10_000 // unit * unit, by=mt.staff.dealer)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
+# 30 tables and rounds, each played through the services on PostgreSQL and its books
+# checked: a database example costs a second or more (two minutes in all on a shared 2-core
+# machine), so fewer than the default 100; the table strategies vary one thing at a time.
 @settings(
     max_examples=30,
     deadline=None,

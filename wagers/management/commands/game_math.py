@@ -7,8 +7,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from cardroom.errors import RuleError
-from wagers.rules.calculator import parse_options
-from wagers.rules.gamemath import game_math, game_math_json
+from games.registry import game_math
 
 from ._json_input import read_json
 
@@ -17,7 +16,10 @@ class Command(BaseCommand):
     help = (
         "Print the house edge, standard deviation and hit frequency of a table's wagers as "
         "JSON. --options reads the settlement calculator's `options` object (pay tables by "
-        "name or in full; '-' reads standard input); without it, the default options."
+        "name or in full; '-' reads standard input); without it, the default options. The "
+        "options' game chooses the game (docs/rules.md §13, §14.8): Ultimate Texas Hold'em "
+        "when it names none; for EZ Baccarat each wager's house edge also as an exact "
+        "fraction and as a percentage to 4 decimals."
     )
     requires_system_checks = []
     requires_migrations_checks = False
@@ -30,7 +32,7 @@ class Command(BaseCommand):
     def handle(self, *args, options: str | None = None, **kwargs):
         data = {} if options is None else read_json(options)
         try:
-            figures = game_math(parse_options(data))
+            figures = game_math(data)
         except RuleError as error:
             raise CommandError(str(error)) from None
-        self.stdout.write(json.dumps(game_math_json(figures), indent=2))
+        self.stdout.write(json.dumps(figures, indent=2))

@@ -7,14 +7,15 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from cardroom.errors import RuleError
-from wagers.rules.calculator import settle_request
+from games.registry import settle_request
 
 from ._json_input import read_json
 
 
 class Command(BaseCommand):
     help = (
-        "Resolve and settle one complete hand given as JSON (docs/rules.md §11; "
+        "Resolve and settle one complete hand given as JSON (docs/rules.md §11, §14.7: the "
+        "hand's options.game chooses the game, Ultimate Texas Hold'em when it names none; "
         "'-' reads standard input) and print the settlement as JSON."
     )
     requires_system_checks = []

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0008_tppp_registration_changes'),
+        ('tables', '0015_seat_passes_plural'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -22,8 +22,8 @@ def uninstall(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0009_exclusions'),
-        ('wagers', '0005_cage_slips'),
+        ('tables', '0016_exclusions'),
+        ('wagers', '0008_round_theo_of_any_game'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0009_exclusions'),
+        ('tables', '0016_exclusions'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
