@@ -80,7 +80,10 @@ class Rule(StrEnum):
     WAITLIST_POLICY = "waitlist.policy", "3.6"
     WAITLIST_STAKES = "waitlist.stakes", "3.6"
     SEAT_HOLD = "seats.hold", "3.6"
+    MUST_MOVE = "waitlist.must_move", "3.6"
+    TABLE_CHANGE = "waitlist.table_change", "3.6"
     CLOSED_TABLE = "floor.closed_table", "3.7"
+    PATRON_SIGN_IN = "floor.patron_sign_in", "3.8"
     EXCLUDED = "floor.excluded", "3.9"
     # 4. Wagers
     ANTE_BLIND = "wagers.ante_blind", "4.1"
@@ -170,7 +173,10 @@ RULE_TITLES: dict[Rule, str] = {
     Rule.WAITLIST_POLICY: "the timers of a waitlist",
     Rule.WAITLIST_STAKES: "a waitlist for each stakes",
     Rule.SEAT_HOLD: "holding a seat",
+    Rule.MUST_MOVE: "a must-move table feeds its main game",
+    Rule.TABLE_CHANGE: "a table change before the list",
     Rule.CLOSED_TABLE: "a closed table",
+    Rule.PATRON_SIGN_IN: "a patron's own sign-in",
     Rule.EXCLUDED: "barred and self-restricted patrons stay off the tables",
     Rule.ANTE_BLIND: "Ante and Blind",
     Rule.BAD_BEAT: "the Bad Beat wager",
@@ -257,6 +263,7 @@ class State(StrEnum):
     # A seat
     SEAT_TAKEN = "seat_taken", "The seat is taken"
     SEAT_HELD = "seat_held", "The seat is held for a player who stepped away"
+    SEAT_OFFERED = "seat_offered", "The seat is offered first to a must-move or table change"
     # A table
     TABLE_CLOSED = "table_closed", "The table is closed"
     TABLE_OPEN = "table_open", "The table is open"

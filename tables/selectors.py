@@ -1338,6 +1338,16 @@ def exclusion_list(*, player_id: int | None = None, in_force_only: bool = False)
 RENEWAL_NOTICE_DAYS = 90
 
 
+def contract_list(*, player_id: int | None = None):
+    """Every TPPP contract, newest first (renewals included), with its tables."""
+    from tables.models import TPPPContract
+
+    rows = TPPPContract.objects.select_related("registration__player", "recorded_by")
+    if player_id is not None:
+        rows = rows.filter(registration__player_id=player_id)
+    return rows.prefetch_related("tables").order_by("-starts_on", "-id")
+
+
 def contracts_to_renew(*, day: date | None = None) -> list:
     """Each TPPP's latest contract ending within 90 days of ``day`` (today), not followed by a
     later one: flagged for renewal on the compliance page."""

@@ -14,6 +14,7 @@ urlpatterns = [
     path("players/", apis.PlayerListApi.as_view(), name="player-list"),
     path("players/<id:player_id>/", apis.PlayerDetailApi.as_view(), name="player-detail"),
     path("exclusions/", apis.ExclusionListApi.as_view(), name="exclusion-list"),
+    path("tppp-contracts/", apis.ContractListApi.as_view(), name="tppp-contract-list"),
     path(
         "exclusions/<id:exclusion_id>/lift/",
         apis.ExclusionLiftApi.as_view(),

@@ -1,6 +1,7 @@
 """The floor's REST API: thin views that parse input, call one service or selector, answer."""
 
 from .button import ButtonAnswerApi, ButtonKeepApi, ButtonOfferApi, OfferRoundListApi
+from .contracts import ContractListApi
 from .exclusions import ExclusionLiftApi, ExclusionListApi
 from .players import PlayerDetailApi, PlayerListApi
 from .seat_requests import (
@@ -39,6 +40,7 @@ __all__ = [
     "ButtonAnswerApi",
     "ButtonKeepApi",
     "ButtonOfferApi",
+    "ContractListApi",
     "ExclusionLiftApi",
     "ExclusionListApi",
     "GameCloseApi",
