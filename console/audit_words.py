@@ -31,7 +31,7 @@ CENTS = "_cents"
 MONEY = frozenset(
     {"amount", "ante", "blind", "trips", "bad_beat", "play", "bank", "class_minimum",
      "class_maximum", "minimum", "maximum", "chip", "chip_unit", "wager_from", "wager_to",
-     "fee", "cap", "low", "high"}
+     "fee", "cap", "low", "high", "player_wager", "banker", "tie", "dragon_7", "panda_8"}
 )  # fmt: skip
 LABELS = {
     "player_dealer_basis": "player-dealer basis",

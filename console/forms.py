@@ -650,7 +650,8 @@ class BetForm(RoundForm):
     trips = MoneyField(required=False, label="Trips ($)")
     bad_beat = MoneyField(required=False, label="Bad Beat ($)")
     # EZ Baccarat's squares (docs/rules.md §14.4): the tablet of a baccarat table shows these.
-    player = MoneyField(required=False, label="Player ($)")
+    # The Player square (EZ Baccarat); ``player`` names a patron everywhere else.
+    player_wager = MoneyField(required=False, label="Player ($)")
     banker = MoneyField(required=False, label="Banker ($)")
     tie = MoneyField(required=False, label="Tie ($)")
     dragon_7 = MoneyField(required=False, label="Dragon 7 ($)")
@@ -674,11 +675,17 @@ class BetForm(RoundForm):
         "panda_8",
     )
 
+    FIELD_OF_SQUARE = {"player": "player_wager"}  # the form's field of each square
+
+    @classmethod
+    def field_of(cls, square: str) -> str:
+        return cls.FIELD_OF_SQUARE.get(square, square)
+
     def __init__(self, *args, table=None, backliners=None, **kwargs):
         super().__init__(*args, **kwargs)
         if table is not None:
             for name in self.SQUARES:
-                _chip_attrs(self.fields[name], table, limits=True)
+                _chip_attrs(self.fields[self.field_of(name)], table, limits=True)
         self.fields["backline_player"].queryset = (
             backliners if backliners is not None else Player.objects.none()
         )

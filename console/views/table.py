@@ -175,7 +175,7 @@ def _bet(data, table, round_, by):
         by=by,
         seat=data["seat"],
         backline_player_id=behind.pk if behind else None,
-        **{name: data.get(name) or 0 for name in forms.BetForm.SQUARES},
+        **{name: data.get(forms.BetForm.field_of(name)) or 0 for name in forms.BetForm.SQUARES},
     )
     return f"wagers placed at seat {data['seat']}" + (" (backline)" if behind else "")
 
