@@ -1024,6 +1024,8 @@ class TPPPContract(models.Model):
     )
 
     class Meta:
+        verbose_name = "TPPP contract"
+        verbose_name_plural = "TPPP contracts"
         ordering = ["starts_on", "id"]
         constraints = [
             models.CheckConstraint(

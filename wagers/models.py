@@ -425,6 +425,8 @@ class MtlEntry(models.Model):
     class Meta:
         ordering = ["at", "id"]
         indexes = [models.Index(fields=["gaming_day", "at"])]
+        verbose_name = "MTL entry"
+        verbose_name_plural = "MTL entries"
 
     def __str__(self) -> str:
         return f"MTL {self.gaming_day} {self.player} {self.get_direction_display()}"

@@ -159,9 +159,10 @@ def _statements(client) -> int:
 
 # The session, the user and their roles (3), the closed tables with their Reopen buttons for
 # a supervisor (1), the table versions (1); then, for the tables that changed, the floor map's
-# eight (tables, seatings, games, rounds in play, the rotation's recent hands, the last
-# rounds, the holds and the counters' hands).
-WARM, COLD = 5, 13
+# nine (tables, seatings, games, rounds in play, the rotation's recent hands, the last
+# rounds, the holds, the counters' hands and the seated patrons' currency totals of the
+# gaming day, for the Title 31 warning).
+WARM, COLD = 5, 14
 
 
 def test_the_floor_map_costs_the_same_statements_at_5_and_250_tables(staff, clock, as_user, shared):

@@ -95,7 +95,7 @@ def test_floor_map_queries_do_not_grow_with_tables(as_user, staff, django_assert
         mt = money_table(staff, {1: 1_000, 2: 1_000})
         play_round(mt, pd_seat=1, bank=500, wagers=[], until=State.WAGERING)
     client = as_user("supervisor")
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(14):  # with the Title 31 warning's currency totals
         assert client.get(reverse("console:floor")).status_code == 200
 
 
