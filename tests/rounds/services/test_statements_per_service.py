@@ -89,9 +89,10 @@ def fee_table(staff, seats: int):
 # Each round service's statements with collection fees, for the second round at a table (the
 # first also opens the table's drop account), three bettors or five: the same. The table's
 # lock is one statement (an UPDATE bumping its version); "no more bets" posts the fees; each
-# decision with a Play posts it.
+# decision with a Play posts it. The offer reads whether the seat offered is barred or
+# self-restricted (docs/rules.md §3.9), one statement more since 2026-11-27.
 PINNED = {
-    "offer": 3,
+    "offer": 4,
     "answer": 2,
     "start_round": 6,
     "post_bank": 4,
@@ -113,7 +114,7 @@ def test_each_round_service_sends_a_pinned_number_of_statements(staff, clock, se
     mt = fee_table(staff, seated)
     play_counted(mt, clock)  # the table's first round
     assert play_counted(mt, clock) == PINNED
-    assert sum(PINNED.values()) == 51
+    assert sum(PINNED.values()) == 52
 
 
 # --- EZ Baccarat: the same services, no steps between "no more bets" and the showdown -------
@@ -152,7 +153,7 @@ def baccarat_counted(table, staff, clock) -> dict[str, int]:
 # The same statements as Ultimate Texas Hold'em's for the steps they share; the showdown deals
 # the coup from the table's shoe: the lock, the shoe in use, the shoe moved on, the move.
 BACCARAT_PINNED = {
-    "offer": 3,
+    "offer": 4,
     "answer": 2,
     "start_round": 6,
     "post_bank": 4,
