@@ -161,7 +161,9 @@ def test_one_statement_each_on_the_hot_path(staff, clock):
     f = open_floor("PPPP..", staff=staff)
     with CaptureQueriesContext(connection) as sent:
         offer = button.offer_button(table_id=f.table_id, by=staff.dealer)
-    assert _statements(sent) == 3  # the lock, the button's read, the offer round and offer
+    # the lock, the button's read, the barred-list check of the seat offered (§3.9), the
+    # offer round and offer
+    assert _statements(sent) == 4
     with CaptureQueriesContext(connection) as sent:
         button.answer_offer(table_id=f.table_id, offer_id=offer.pk, accept=True, by=staff.dealer)
     assert _statements(sent) == 2  # the lock, the answer with the offer round's close
