@@ -89,7 +89,7 @@ def test_every_rule_is_stated_in_its_section_of_the_rules_document(rule):
 
 
 def test_the_rules_document_names_no_rule_the_system_does_not_know():
-    named = set(re.findall(r"`([a-z_]+\.[a-z_]+)`", "\n".join(
+    named = set(re.findall(r"`([a-z0-9_]+\.[a-z0-9_]+)`", "\n".join(
         line for line in RULES_MD.splitlines() if line.startswith(("Rule:", "Rules:"))
     )))  # fmt: skip
     assert named == {rule.value for rule in Rule}
