@@ -65,6 +65,7 @@ from tables.models import (
     Table,
     TableChange,
     TableOptionChange,
+    TPPPContract,
     Waitlist,
     WaitlistEvent,
     WaitlistPolicyChange,
@@ -1340,8 +1341,6 @@ RENEWAL_NOTICE_DAYS = 90
 
 def contract_list(*, player_id: int | None = None):
     """Every TPPP contract, newest first (renewals included), with its tables."""
-    from tables.models import TPPPContract
-
     rows = TPPPContract.objects.select_related("registration__player", "recorded_by")
     if player_id is not None:
         rows = rows.filter(registration__player_id=player_id)
@@ -1351,8 +1350,6 @@ def contract_list(*, player_id: int | None = None):
 def contracts_to_renew(*, day: date | None = None) -> list:
     """Each TPPP's latest contract ending within 90 days of ``day`` (today), not followed by a
     later one: flagged for renewal on the compliance page."""
-    from tables.models import TPPPContract
-
     day = day or today()
     latest = {}
     for contract in (
