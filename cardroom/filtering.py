@@ -27,6 +27,9 @@ from cardroom import bounds
 from cardroom.forms import InstantField, IntegerField
 from cardroom.secret_columns import filterset_secrets
 
+# A list selector's query parameters (None: the whole list).
+Filters = Mapping[str, Any] | None
+
 
 class _IdField(IntegerField):
     def __init__(self, **kwargs):

@@ -9,7 +9,7 @@ every request before anything is read.
 The panel (polled by every screen every ``REFRESH_SECONDS``) is drawn once per change and
 shared by every screen and server process through the ``floor`` cache
 (``CONSOLE_FLOOR_CACHE_SECONDS``, at most the poll; 0 draws it on every request). It is kept
-under the room's version (``tables.selectors.board_room``: the open tables as the board shows
+under the room's version (``tables.selectors.board.board_room``: the open tables as the board shows
 them and the lists' and names' change markers, one statement) and a poll-long slice of time,
 and no longer than the next moment the clock alone changes a list (a call's answer-by, a
 call-in's lapse). The server's clock (the countdowns' start, the refreshed-at stamp) is
@@ -34,7 +34,7 @@ from django.views.decorators.http import require_GET
 
 from cardroom import sharedcache
 from cardroom.clock import now
-from tables import selectors as floor_selectors
+from tables.selectors import board as board_selectors
 
 REFRESH_SECONDS = 5
 # Where the moment the panel is served goes, filled in for each request. Text the database
@@ -64,7 +64,7 @@ def _key(version: tuple, slice_: int) -> str:
 def _draw(moment: datetime, room=None) -> tuple[str, datetime | None]:
     """The panel as it is at ``moment`` (its server clock left to fill in), and when the clock
     alone next changes it (None: not before something is written)."""
-    stakes = floor_selectors.table_board(moment=moment, room=room)
+    stakes = board_selectors.table_board(moment=moment, room=room)
     context = {"stakes": stakes, "server_now": SERVER_NOW, "refreshed": REFRESHED}
     changes = [s.changes_at for s in stakes if s.changes_at is not None]
     return render_to_string("board/_board.html", context), min(changes, default=None)
@@ -72,7 +72,7 @@ def _draw(moment: datetime, room=None) -> tuple[str, datetime | None]:
 
 def _shared(moment: datetime, seconds: int) -> str:
     """The panel from the shared cache, drawn and kept there when it is not (or no longer)."""
-    room = floor_selectors.board_room()  # before the lists: the panel is never older than it
+    room = board_selectors.board_room()  # before the lists: the panel is never older than it
     version = room.version
     if version is None:
         return _draw(moment, room)[0]

@@ -141,7 +141,7 @@ SENDS_SQL_ELSEWHERE = {
     "wagers/verification.py": "verify_ledger's checks, one read-only snapshot",
     "reports/services.py": "a report's read-only snapshot",
     "reports/writers.py": "a report's rows streamed by COPY",
-    "tables/selectors.py": "the table board's statement as the ORM writes it, compiled once",
+    "tables/selectors/board.py": "the table board's statement as the ORM writes it, compiled once",
 }
 APP_PACKAGES = ["cardroom", "tables", "wagers", "fees", "rounds", "reports", "console", "games"]
 

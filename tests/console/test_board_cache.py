@@ -18,8 +18,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils.timezone import localtime
 
 from cardroom.errors import State
-from tables import selectors as floor_selectors
 from tables.models import Player, Table
+from tables.selectors import board as board_selectors
 from tables.services import floor, waitlists
 from tests.builders.floor import PINNED, give_button, make_player, open_floor, play_round
 
@@ -49,13 +49,13 @@ def shared(settings):
 def drawn(monkeypatch) -> list[datetime]:
     """The moment of each drawing of the panel (each call of the board's selector)."""
     moments: list[datetime] = []
-    real = floor_selectors.table_board
+    real = board_selectors.table_board
 
     def recording(*, moment=None, room=None):
         moments.append(moment)
         return real(moment=moment, room=room)
 
-    monkeypatch.setattr(floor_selectors, "table_board", recording)
+    monkeypatch.setattr(board_selectors, "table_board", recording)
     return moments
 
 
@@ -274,8 +274,8 @@ def test_the_rooms_statement_written_once_reads_what_the_orm_reads(shared, room,
     open_floor(
         "PP....", staff=staff, chips=0, name="UTH-0", minimum_cents=2_500, maximum_cents=250_000
     )
-    read = floor_selectors.board_room()
-    rows = list(floor_selectors._board_room_query())
+    read = board_selectors.board_room()
+    rows = list(board_selectors._board_room_query())
     assert [tuple(row[:8]) for row in rows] == list(read.tables)
     assert {row[8:] for row in rows} == {(read.lists, read.names)}
     assert read.lists > 0 and [t[1] for t in read.tables] == ["UTH-7", "UTH-0"]

@@ -12,7 +12,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tables import selectors as floor_selectors
+from tables.selectors import board as board_selectors
 from tables.services import waitlists
 from tests.builders.floor import make_player, open_floor
 from tests.e2e.conftest import TABLET, fits_width
@@ -43,8 +43,8 @@ def test_two_screens_share_the_board_and_see_each_change(
     waitlists.call(waitlist_id=row.pk, table_id=table.table_id, seat=5, by=staff.supervisor)
 
     drawn, served = [], []
-    real = floor_selectors.table_board
-    monkeypatch.setattr(floor_selectors, "table_board", lambda **kw: drawn.append(1) or real(**kw))
+    real = board_selectors.table_board
+    monkeypatch.setattr(board_selectors, "table_board", lambda **kw: drawn.append(1) or real(**kw))
     screens = [new_page(viewport=TABLET) for _ in range(2)]
     for screen in screens:
         screen.on("response", lambda r: served.append(1) if f"/board/{TOKEN}/" in r.url else None)

@@ -1,6 +1,6 @@
-"""The button's one-statement read (``tables.selectors._read_in_one_statement``, its statement
-``tables.sql.button_reads``) is a named hot-path reader (plain SQL, PostgreSQL): it reads
-exactly what the ORM reads (``_read_with_orm``, the reader elsewhere) in every state of the
+"""The button's one-statement read (``tables.selectors.button._read_in_one_statement``, its
+statement ``tables.sql.button_reads``) is a named hot-path reader (plain SQL, PostgreSQL): it
+reads exactly what the ORM reads (``_read_with_orm``, the reader elsewhere) in every state of the
 button: the same rows, the same instances (related rows cached and offers prefetched as the ORM
 leaves them, so nothing is read again), the same ``button_state``, and the same table view."""
 
@@ -10,7 +10,7 @@ import dataclasses
 from datetime import datetime
 
 import pytest
-from django.db import models
+from django.db import connection, models
 from django.test.utils import CaptureQueriesContext
 
 from cardroom.errors import Refused, State
@@ -19,6 +19,7 @@ from tables import options as table_options
 from tables import selectors
 from tables.apis.serializers import TableDetailSerializer
 from tables.models import OfferAnswer, OfferRound, OfferRoundStatus, Table
+from tables.selectors.button import _decided, _read_in_one_statement, _read_with_orm
 from tables.services import button, floor
 from tests.builders.floor import bank_and_play, give_button, open_floor, play_round
 
@@ -68,17 +69,17 @@ def check(table_id: int, *, moment: datetime | None = None) -> selectors.ButtonS
     table = Table.objects.get(pk=table_id)
     policy = table_options.rotation_policy(table_options.snapshot(table))
     since = None if moment is None or policy.window is None else moment - policy.window
-    with CaptureQueriesContext(selectors.connection) as sent:
-        read = selectors._read_in_one_statement(table, since)
+    with CaptureQueriesContext(connection) as sent:
+        read = _read_in_one_statement(table, since)
     assert len(sent) == 1
-    reference = selectors._read_with_orm(table, since)
+    reference = _read_with_orm(table, since)
     assert_same(read, reference)
-    with CaptureQueriesContext(selectors.connection) as sent:
+    with CaptureQueriesContext(connection) as sent:
         shown = selectors.button_state(table, moment=moment)
     assert len(sent) == 1
-    expected = selectors._decided(table, policy, reference)
+    expected = _decided(table, policy, reference)
     assert_same(shown, expected)
-    with CaptureQueriesContext(selectors.connection) as sent:
+    with CaptureQueriesContext(connection) as sent:
         view = TableDetailSerializer(selectors.TableFloor(shown)).data
     assert view == TableDetailSerializer(selectors.TableFloor(expected)).data
     # Only the game's staff are read for the view (the ORM's reader does not join them).
