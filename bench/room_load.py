@@ -215,7 +215,7 @@ def step_reset(tables: int) -> dict:
     from cardroom.clock import now
     from rounds import services as rounds
     from tables.models import Seating, Table
-    from tables.selectors import active_round, open_game
+    from tables.selectors.floor import active_round, open_game
     from tables.services import floor
     from wagers.services import chips
     from wagers.services.chips import chip_account

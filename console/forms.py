@@ -20,12 +20,12 @@ from games.catalog import CHOICES as GAME_CHOICES
 from games.catalog import DEFAULT_GAME
 from games.interface import Listing
 from tables import options as table_options
-from tables import selectors as floor_selectors
 from tables.models import SEAT_NUMBERS, TPPP_REGISTRATION_FIELDS, DealMode, IdType, Player, Table
 from tables.options import EDITABLE_OPTIONS, OPTION_LABELS
 from tables.rules.decisions import PERMITTED_PREFLOP_MULTIPLES
 from tables.rules.paytables import BAD_BEAT_PAYTABLES, TRIPS_PAYTABLES, paytable_label
 from tables.rules.seats import seat_label
+from tables.selectors.players import patron_player
 from wagers.rules.wagers import OPENING_SQUARES, WagerKind
 from wagers.services.leaving import Chips
 
@@ -85,7 +85,7 @@ class SignInForm(AuthenticationForm):
         them (their own bankroll only, docs/rules.md §3.8); any other account is refused
         here (it would meet a 403 on every page), and recorded on the audit trail as refused."""
         super().confirm_login_allowed(user)
-        if not user.is_staff and floor_selectors.patron_player(user) is None:
+        if not user.is_staff and patron_player(user) is None:
             raise forms.ValidationError(self.error_messages["not_staff"], code="not_staff")
 
 

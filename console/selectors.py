@@ -39,7 +39,6 @@ from games.interface import Listing
 from games.registry import game as game_of_key
 from rounds import selectors as round_selectors
 from tables import options as table_options
-from tables import selectors as floor_selectors
 from tables.models import (
     DealMode,
     Game,
@@ -58,6 +57,16 @@ from tables.rules.rotation import BankedHand, window_shortfall
 from tables.rules.seat_requests import LINE_WORDS, Line
 from tables.rules.seats import seat_numbers
 from tables.rules.visibility import visible_cards
+from tables.selectors.counters import (
+    TableFloor,
+    counter_reach,
+    floor_counters,
+    recent_banked_hands,
+    table_floor,
+)
+from tables.selectors.floor import table_list
+from tables.selectors.moves import SeatRequests, seat_requests
+from tables.selectors.waitlists import seat_holds
 from wagers import selectors as money_selectors
 from wagers.models import Bet, PlayerDealerBank
 from wagers.rules.layout import BankAction, Bettor, play_shortfall, play_stake
@@ -90,7 +99,7 @@ class HeldSeat:
 def held_seats(table_ids, moment: datetime) -> dict[int, dict[int, HeldSeat]]:
     """The holds in force by table and seat (one query)."""
     held: dict[int, dict[int, HeldSeat]] = {}
-    for hold in floor_selectors.seat_holds(table_ids=list(table_ids)):
+    for hold in seat_holds(table_ids=list(table_ids)):
         left = int((hold.until - moment).total_seconds())
         held.setdefault(hold.table_id, {})[hold.seat] = HeldSeat(hold, left)
     return held
@@ -142,14 +151,14 @@ def floor_map(
     """Every table at a glance (or only those in ``table_ids``), with its counters and the
     patrons approaching a CTR, in nine queries whatever the number of tables."""
     moment = moment or now()
-    tables = floor_selectors.table_list().order_by("name")
+    tables = table_list().order_by("name")
     if table_ids is not None:
         tables = tables.filter(pk__in=table_ids)
     tables = list(tables)
     games = {t.pk: t.open[0] for t in tables if t.open}
-    since = moment - floor_selectors.counter_reach(tables)
-    recent = floor_selectors.recent_banked_hands(list(games.values()), since) if games else {}
-    counters = floor_selectors.floor_counters(tables, moment, recent)
+    since = moment - counter_reach(tables)
+    recent = recent_banked_hands(list(games.values()), since) if games else {}
+    counters = floor_counters(tables, moment, recent)
     latest = _latest_rounds(games.values()) if games else {}
     holds = held_seats([t.pk for t in tables], moment) if tables else {}
     seated_ids = [s.player_id for t in tables for s in t.seated]
@@ -308,7 +317,7 @@ def coup_view(round_: Round | None) -> CoupView | None:
 
 @dataclass
 class TableView:
-    floor: floor_selectors.TableFloor
+    floor: TableFloor
     round: Round | None  # the round in play, with its hands, bets and bank
     last_round: Round | None  # the latest finished round, for its settlement
     settlement: money_selectors.RoundSettlement | None
@@ -604,7 +613,7 @@ def seat_panels(view: TableView) -> list[SeatPanel]:
 
 
 def table_view(*, table_id: int) -> TableView:
-    floor = floor_selectors.table_floor(table_id=table_id)
+    floor = table_floor(table_id=table_id)
     active = floor.active_round
     round_ = None
     if active is not None:
@@ -928,14 +937,14 @@ class SeatRequestsPanel:
     offers: tuple[OfferLine, ...]
     links: tuple[LinkLine, ...]
     changes: tuple[object, ...]
-    requests: floor_selectors.SeatRequests
+    requests: SeatRequests
 
     def offered(self, table_id: int, seat: int) -> OfferLine | None:
         return next((o for o in self.offers if (o.table.pk, o.seat) == (table_id, seat)), None)
 
 
 def seat_requests_panel(moment) -> SeatRequestsPanel:
-    requests = floor_selectors.seat_requests(moment=moment)
+    requests = seat_requests(moment=moment)
     offers = []
     for offer in sorted(requests.offers.values(), key=lambda o: (o.table.name, o.seat)):
         first = offer.first

@@ -103,6 +103,7 @@ def excluded_error(exclusion, *, action: str) -> RuleError:
 
 
 def require_not_excluded(exclusion, *, action: str) -> None:
-    """``exclusion``: the entry in force today (``tables.selectors.exclusion_in_force``)."""
+    """``exclusion``: the entry in force today
+    (``tables.selectors.exclusions.exclusion_in_force``)."""
     if exclusion is not None:
         raise excluded_error(exclusion, action=action)

@@ -1,6 +1,6 @@
 """The cardroom floor: players, tables and their options, seats, games, the button, rounds.
 
-Write paths live in ``tables/services/``, read paths in ``tables/selectors.py``;
+Write paths live in ``tables/services/``, read paths in ``tables/selectors/``;
 the rules themselves in ``tables/rules/`` (no Django). Rows that are history
 (offers, transitions, option changes, settled rounds) are only ever inserted.
 """

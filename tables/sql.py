@@ -103,10 +103,10 @@ def lock_and_read(round_id: int, reads: Sequence[Read]) -> tuple[Table, Round, l
     return locked, load(Round, values[0]), values[1:]
 
 
-# --- What the button decides on (tables.selectors.button_state) ----------------------------
+# --- What the button decides on (tables.selectors.button.button_state) ---------------------
 
-# What ``tables.selectors._read_with_orm`` reads, in one statement instead of seven or eight,
-# each part a JSON column (rows as ``to_json`` gives them). The hands are the table's
+# What ``tables.selectors.button._read_with_orm`` reads, in one statement instead of seven or
+# eight, each part a JSON column (rows as ``to_json`` gives them). The hands are the table's
 # ``hands`` latest and, with ``since``, the open game's hands started after it (each
 # flagged): the table's latest round is the last of them, and, as a table's rounds are
 # numbered in order and a table has one open game at a time, the open game's latest hand is

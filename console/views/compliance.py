@@ -20,8 +20,9 @@ from django.views.decorators.http import require_POST
 from cardroom.clock import now, today
 from cardroom.errors import RuleError, StateError, describe
 from cardroom.gaming_day import gaming_day_of
-from tables import selectors as floor_selectors
 from tables.models import ExclusionKind, Player
+from tables.selectors.contracts import contracts_to_renew
+from tables.selectors.exclusions import exclusion_list
 from tables.services import exclusions
 from wagers import selectors as money_selectors
 from wagers.models import CurrencyTransactionReport
@@ -95,7 +96,7 @@ def compliance(request, status=200, **forms_in_error):
         "overdue": money_selectors.overdue_ctr_count(),
         "mtl": money_selectors.mtl_list(filters={"gaming_day": day.isoformat()}),
         "reviews": money_selectors.review_list(filters={"open": "true"}),
-        "renewals": floor_selectors.contracts_to_renew(),
+        "renewals": contracts_to_renew(),
         **forms_in_error,
     }
     return render(request, "console/compliance.html", context, status=status)
@@ -158,7 +159,7 @@ def review_close(request):
 @console_view("view_floor")
 def excluded(request, form=None, status=200):
     context = {
-        "entries": floor_selectors.exclusion_list()[:200],
+        "entries": exclusion_list()[:200],
         "today": today(),
         "form": form or ExcludeForm(),
         "can_keep": request_capabilities(request)["keep_list"],

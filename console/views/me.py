@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from cardroom.errors import RuleError, StateError
-from tables import selectors as floor_selectors
 from tables.models import Player
+from tables.selectors.players import patron_player
 from tables.services import patrons
 from wagers import selectors as money_selectors
 
@@ -27,7 +27,7 @@ LEDGER_SHOWN = 100
 def my_bankroll(request):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    player = floor_selectors.patron_player(request.user)
+    player = patron_player(request.user)
     if player is None:
         raise PermissionDenied("this page is a patron's own bankroll")
     context = {

@@ -20,9 +20,10 @@ from cardroom.gaming_day import gaming_day_of, gaming_day_window
 from games.catalog import CHOICES as GAME_CHOICES
 from reports import services as report_services
 from reports.models import QUEUE_UNREACHABLE, QueueState
-from tables import selectors as floor_selectors
 from tables.models import Player
 from tables.rules.identity import masked
+from tables.selectors.floor import floor_versions
+from tables.selectors.players import player_list
 from tables.services import floor as floor_services
 from wagers import selectors as money_selectors
 
@@ -56,7 +57,7 @@ def floor_tables_html(request) -> str:
     only the tables that changed."""
     seconds = getattr(settings, "CONSOLE_FLOOR_CACHE_SECONDS", 0)
     moment = now()
-    versions = floor_selectors.floor_versions()
+    versions = floor_versions()
     parts: dict[int, str] = {}
     keys = {}
     if seconds:
@@ -151,7 +152,7 @@ def players(request, player_form=None, status=200):
     if refused:
         found = Player.objects.none()
     else:
-        found = floor_selectors.player_list(filters={"q": query} if query else None)
+        found = player_list(filters={"q": query} if query else None)
     page = Paginator(found.order_by("name"), 50).get_page(_page_number(request))
     context = {
         "page": page,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import reverse
 
-from tables.selectors import patron_player
+from tables.selectors.players import patron_player
 
 from ..audit import INACTIVE, NOT_STAFF, bad_credentials
 from ..forms import SignInForm

@@ -29,9 +29,11 @@ from cardroom.clock import now
 from cardroom.errors import RuleError, StateError
 from cardroom.money import duration
 from games.catalog import at_stakes
-from tables import selectors as floor_selectors
 from tables.models import Player, Table, Waitlist
 from tables.rules import waitlist as rules
+from tables.selectors.floor import seating_list
+from tables.selectors.players import player_list
+from tables.selectors.waitlists import ListView, stakes_of_list, waitlist_views
 from tables.services import waitlists
 
 from .. import selectors
@@ -76,7 +78,7 @@ class SeatLine:
 
 @dataclass(frozen=True)
 class ListPanel:
-    view: floor_selectors.ListView
+    view: ListView
     rows: tuple[Row, ...]
     seats: tuple[SeatLine, ...]
 
@@ -107,7 +109,7 @@ def list_panels(moment: datetime, offers=None) -> list[ListPanel]:
     """Every list as the floor sees it: the recorded calls (a call whose time ran out is shown
     until the floor or the clock passes the player over), and for each open seat the player
     being called or the first eligible one (the rules' own choice)."""
-    views = floor_selectors.waitlist_views(moment=moment)
+    views = waitlist_views(moment=moment)
     called_anywhere = {
         (view.waitlist.pk, e.player) for view in views for e in view.now.entries if e.call
     }
@@ -154,7 +156,7 @@ def list_panels(moment: datetime, offers=None) -> list[ListPanel]:
 
 def _stakes_without_list(panels: list[ListPanel]) -> list[tuple[str, str]]:
     """The open tables' games and stakes that have no list yet: the "Open a list" choices."""
-    listed = {floor_selectors.stakes_of_list(p.waitlist) for p in panels}
+    listed = {stakes_of_list(p.waitlist) for p in panels}
     stakes = (
         Table.objects.filter(closed_at__isnull=True)
         .values_list("game", "minimum_cents", "maximum_cents")
@@ -175,9 +177,9 @@ def _picker(request) -> tuple[str, list[Player]]:
     if bounds.text_problem(query):
         return "", []
     if query:
-        found = floor_selectors.player_list(filters={"q": query}).order_by("name")
+        found = player_list(filters={"q": query}).order_by("name")
     else:
-        seated = floor_selectors.seating_list().filter(left_at__isnull=True).values("player_id")
+        seated = seating_list().filter(left_at__isnull=True).values("player_id")
         found = Player.objects.exclude(pk__in=seated).order_by("name")
     return bounds.storable(query), list(found[:PICKER_LIMIT])
 

@@ -24,9 +24,9 @@ from cardroom.api import (
     write_schema,
 )
 from cardroom.errors import Refused
-from tables import selectors
 from tables.filters import OfferRoundFilter
 from tables.models import ButtonOffer, OfferAnswer
+from tables.selectors.button import button_offer_get, offer_round_list
 from tables.services import button
 
 from .serializers import ButtonOfferSerializer, OfferRoundSerializer
@@ -58,7 +58,7 @@ def _answer(request, offer: ButtonOffer, code: int = status.HTTP_200_OK):
             "seat": offer.seat,
             "answer": str(offer.answer),
         },
-        full=lambda: ButtonOfferSerializer(selectors.button_offer_get(offer_id=offer.pk)).data,
+        full=lambda: ButtonOfferSerializer(button_offer_get(offer_id=offer.pk)).data,
         status_code=code,
     )
 
@@ -129,7 +129,7 @@ class OfferRoundListApi(APIView):
     )
     def get(self, request):
         return paginated_response(
-            queryset=selectors.offer_round_list(filters=request.query_params),
+            queryset=offer_round_list(filters=request.query_params),
             serializer_class=OfferRoundSerializer,
             request=request,
             view=self,

@@ -23,8 +23,8 @@ from cardroom.api import (
     write_schema,
 )
 from cardroom.roles import READ_FLOOR, Role
-from tables import selectors
 from tables.models import Player, Table
+from tables.selectors.contracts import contract_list
 from tables.serializers import PlayerSummarySerializer
 from tables.services import contracts
 
@@ -80,7 +80,7 @@ class ContractListApi(APIView):
     def get(self, request):
         player = request.query_params.get("player")
         player_id = int(player) if player and player.isdigit() else None
-        rows = selectors.contract_list(player_id=player_id)
+        rows = contract_list(player_id=player_id)
         return paginated_response(
             queryset=rows, serializer_class=ContractSerializer, request=request, view=self
         )

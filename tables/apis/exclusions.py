@@ -23,8 +23,8 @@ from cardroom.api import (
 )
 from cardroom.clock import today
 from cardroom.roles import READ_FLOOR, Role
-from tables import selectors
 from tables.models import ExclusionKind, Player
+from tables.selectors.exclusions import exclusion_list
 from tables.serializers import PlayerSummarySerializer
 from tables.services import exclusions
 
@@ -78,7 +78,7 @@ class ExclusionListApi(APIView):
     )
     def get(self, request):
         player = request.query_params.get("player")
-        rows = selectors.exclusion_list(
+        rows = exclusion_list(
             player_id=int(player) if player and player.isdigit() else None,
             in_force_only=request.query_params.get("in_force") == "true",
         )

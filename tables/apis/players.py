@@ -19,9 +19,9 @@ from cardroom.api import (
     write_schema,
 )
 from cardroom.errors import RuleError
-from tables import selectors
 from tables.filters import PlayerFilter
 from tables.models import IdType
+from tables.selectors.players import player_get, player_list
 from tables.serializers import PlayerSerializer
 from tables.services import floor
 
@@ -104,7 +104,7 @@ class PlayerListApi(APIView):
         responses={200: paginated(PlayerSerializer), **READ_ERRORS},
     )
     def get(self, request):
-        players = selectors.player_list(filters=request.query_params)
+        players = player_list(filters=request.query_params)
         return paginated_response(
             queryset=players, serializer_class=PlayerSerializer, request=request, view=self
         )
@@ -119,7 +119,7 @@ class PlayerListApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         player = floor.create_player(**serializer.validated_data)
-        player = selectors.player_get(player_id=player.pk)
+        player = player_get(player_id=player.pk)
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -128,7 +128,7 @@ class PlayerDetailApi(APIView):
 
     @extend_schema(responses={200: PlayerSerializer, **READ_ERRORS})
     def get(self, request, player_id: int):
-        player = selectors.player_get(player_id=player_id)
+        player = player_get(player_id=player_id)
         return Response(PlayerSerializer(player).data)
 
     @extend_schema(
@@ -160,4 +160,4 @@ class PlayerDetailApi(APIView):
                     )
                 except RuleError as error:
                     raise error.with_field("tppp") from None
-        return Response(PlayerSerializer(selectors.player_get(player_id=player_id)).data)
+        return Response(PlayerSerializer(player_get(player_id=player_id)).data)

@@ -11,9 +11,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.api import READ_ERRORS, SUPERVISE_OR_READ, idempotent, write_schema
-from tables import selectors
 from tables.models import MustMove, SeatPass
 from tables.rules.seat_requests import End, Line
+from tables.selectors import moves
 from tables.services import seat_requests
 
 ID = {"min_value": 1, "max_value": 2**63 - 1}
@@ -31,7 +31,7 @@ class MoverSerializer(serializers.Serializer):
     from_seat = serializers.IntegerField()
 
 
-def _mover(requests: selectors.SeatRequests, player_id: int, line: Line, since) -> dict:
+def _mover(requests: moves.SeatRequests, player_id: int, line: Line, since) -> dict:
     seating = requests.seatings[player_id]
     return {
         "player": player_id,
@@ -91,7 +91,7 @@ class SeatPassSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
 
 
-def _link_data(link: MustMove, requests: selectors.SeatRequests) -> dict:
+def _link_data(link: MustMove, requests: moves.SeatRequests) -> dict:
     players = requests.must_move_players.get(link.table_id, ())
     return {
         **MustMoveSerializer(link).data,
@@ -116,7 +116,7 @@ class MustMoveListApi(APIView):
         responses={200: MustMoveLineSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request):
-        requests = selectors.seat_requests()
+        requests = moves.seat_requests()
         return Response([_link_data(link, requests) for link in requests.must_moves])
 
     @extend_schema(
@@ -133,7 +133,7 @@ class MustMoveListApi(APIView):
         link = seat_requests.start_must_move(
             table_id=data["table"], main_table_id=data["main_table"], by=request.user
         )
-        return Response(_link_data(link, selectors.seat_requests()), status=status.HTTP_201_CREATED)
+        return Response(_link_data(link, moves.seat_requests()), status=status.HTTP_201_CREATED)
 
 
 class MustMoveEndApi(APIView):
@@ -172,7 +172,7 @@ class TableChangeListApi(APIView):
         responses={200: TableChangeSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request):
-        changes = selectors.table_change_list().order_by("asked_at", "id")
+        changes = moves.table_change_list().order_by("asked_at", "id")
         return Response(TableChangeSerializer(changes, many=True).data)
 
     @extend_schema(
@@ -219,7 +219,7 @@ class SeatOfferListApi(APIView):
         responses={200: SeatOfferSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request):
-        requests = selectors.seat_requests()
+        requests = moves.seat_requests()
         offers = sorted(requests.offers.values(), key=lambda o: (o.table.name, o.seat))
         return Response(
             [

@@ -144,7 +144,7 @@ class CountersSerializer(serializers.Serializer):
 
 
 class TableDetailSerializer(serializers.Serializer):
-    """A table as the floor sees it now (``selectors.TableFloor``)."""
+    """A table as the floor sees it now (``tables.selectors.counters.TableFloor``)."""
 
     id = serializers.IntegerField(source="table.id")
     name = serializers.CharField(source="table.name")

@@ -27,9 +27,17 @@ from cardroom.api import (
 )
 from cardroom.errors import Rule, RuleError
 from games.catalog import CHOICES as GAME_CHOICES
-from tables import selectors
 from tables.filters import GameFilter, SeatingFilter
 from tables.models import DealMode, Player
+from tables.selectors.counters import table_floor
+from tables.selectors.floor import (
+    game_get,
+    game_list,
+    seating_get,
+    seating_list,
+    table_list,
+    table_option_change_list,
+)
 from tables.serializers import SeatingSerializer
 from tables.services import floor
 
@@ -108,7 +116,7 @@ class TableListApi(APIView):
     )
     def get(self, request):
         return paginated_response(
-            queryset=selectors.table_list(),
+            queryset=table_list(),
             serializer_class=TableSerializer,
             request=request,
             view=self,
@@ -127,7 +135,7 @@ class TableListApi(APIView):
         table = floor.create_table(
             name=data.pop("name"), game=data.pop("game", None), by=request.user, options=data
         )
-        floor_view = selectors.table_floor(table_id=table.pk)
+        floor_view = table_floor(table_id=table.pk)
         return Response(TableDetailSerializer(floor_view).data, status=status.HTTP_201_CREATED)
 
 
@@ -141,7 +149,7 @@ class TableDetailApi(APIView):
     @extend_schema(responses={200: TableDetailSerializer, **READ_ERRORS})
     def get(self, request, table_id: int):
         return Response(
-            TableDetailSerializer(selectors.table_floor(table_id=table_id, with_counters=True)).data
+            TableDetailSerializer(table_floor(table_id=table_id, with_counters=True)).data
         )
 
     @extend_schema(
@@ -157,7 +165,7 @@ class TableDetailApi(APIView):
             table_id=table_id, by=request.user, changes=serializer.validated_data
         )
         return Response(
-            TableDetailSerializer(selectors.table_floor(table_id=table_id, with_counters=True)).data
+            TableDetailSerializer(table_floor(table_id=table_id, with_counters=True)).data
         )
 
 
@@ -171,7 +179,7 @@ class TableOptionChangeListApi(APIView):
     )
     def get(self, request, table_id: int):
         return paginated_response(
-            queryset=selectors.table_option_change_list(table_id=table_id),
+            queryset=table_option_change_list(table_id=table_id),
             serializer_class=OptionChangeSerializer,
             request=request,
             view=self,
@@ -200,7 +208,7 @@ class SeatCreateApi(APIView):
         seating = floor.seat_player(
             table_id=table_id, seat=data["seat"], player_id=data["player"].pk, by=request.user
         )
-        seating = selectors.seating_get(seating_id=seating.pk)
+        seating = seating_get(seating_id=seating.pk)
         return Response(SeatingSerializer(seating).data, status=status.HTTP_201_CREATED)
 
 
@@ -214,7 +222,7 @@ class SeatingListApi(APIView):
     )
     def get(self, request):
         return paginated_response(
-            queryset=selectors.seating_list(filters=request.query_params),
+            queryset=seating_list(filters=request.query_params),
             serializer_class=SeatingSerializer,
             request=request,
             view=self,
@@ -239,7 +247,7 @@ class GameOpenApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         game = floor.open_game_at(table_id=table_id, by=request.user, **serializer.validated_data)
-        game = selectors.game_get(game_id=game.pk)
+        game = game_get(game_id=game.pk)
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
 
 
@@ -258,7 +266,7 @@ class GameCloseApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         game = floor.close_game(table_id=table_id, by=request.user, **serializer.validated_data)
-        game = selectors.game_get(game_id=game.pk)
+        game = game_get(game_id=game.pk)
         return Response(GameSerializer(game).data)
 
 
@@ -272,7 +280,7 @@ class GameListApi(APIView):
     )
     def get(self, request):
         return paginated_response(
-            queryset=selectors.game_list(filters=request.query_params),
+            queryset=game_list(filters=request.query_params),
             serializer_class=GameSerializer,
             request=request,
             view=self,

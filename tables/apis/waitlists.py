@@ -12,9 +12,8 @@ from rest_framework.views import APIView
 from cardroom.api import READ_ERRORS, SUPERVISE_OR_READ, cents, idempotent, write_schema
 from cardroom.money import dollar_range
 from games import catalog
-from tables import selectors
 from tables.rules.waitlist import PassOver
-from tables.selectors import ListView
+from tables.selectors.waitlists import ListView, waitlist_event_list, waitlist_view, waitlist_views
 from tables.services import waitlists
 
 MINUTES = {"min_value": -(10**6), "max_value": 10**6}  # the rule refuses out of range
@@ -110,7 +109,7 @@ def _data(view: ListView) -> dict:
 
 def _list_response(waitlist_id: int, code: int = status.HTTP_200_OK) -> Response:
     return Response(
-        WaitlistSerializer(_data(selectors.waitlist_view(waitlist_id=waitlist_id))).data,
+        WaitlistSerializer(_data(waitlist_view(waitlist_id=waitlist_id))).data,
         status=code,
     )
 
@@ -148,9 +147,7 @@ class WaitlistListApi(APIView):
         responses={200: WaitlistSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request):
-        return Response(
-            WaitlistSerializer([_data(v) for v in selectors.waitlist_views()], many=True).data
-        )
+        return Response(WaitlistSerializer([_data(v) for v in waitlist_views()], many=True).data)
 
     @extend_schema(
         operation_id="waitlists_open",
@@ -213,8 +210,8 @@ class WaitlistEventListApi(APIView):
         responses={200: WaitlistEventSerializer(many=True), **READ_ERRORS},
     )
     def get(self, request, waitlist_id: int):
-        selectors.waitlist_view(waitlist_id=waitlist_id)  # 404 for no such list
-        events = selectors.waitlist_event_list(waitlist_id=waitlist_id)
+        waitlist_view(waitlist_id=waitlist_id)  # 404 for no such list
+        events = waitlist_event_list(waitlist_id=waitlist_id)
         return Response(WaitlistEventSerializer(events, many=True).data)
 
 

@@ -3,7 +3,7 @@
 
 Every offer and answer is a row with its timestamp, seat, player and staff member. A seat
 the rules pass over is recorded too, with the reason, so the rotation record shows why
-the button skipped it. What may happen is decided by ``tables.selectors.button_state``,
+the button skipped it. What may happen is decided by ``tables.selectors.button.button_state``,
 read here under the table's lock: the table view and these services never disagree.
 
 A refusal that is itself a record (an exhausted offer round, an acceptance cancelled, a
@@ -40,11 +40,8 @@ from tables.rules.rotation import (
     tppp_excess,
     window_shortfall,
 )
-from tables.selectors import (
-    NO_PLAYER_DEALER_STATUS,
-    button_state,
-    exclusion_in_force,
-)
+from tables.selectors.button import NO_PLAYER_DEALER_STATUS, button_state
+from tables.selectors.exclusions import exclusion_in_force
 
 from .floor import end_game
 from .locks import lock_table

@@ -15,7 +15,7 @@ from cardroom.clock import now, today
 from cardroom.errors import Rule, RuleError, State, StateError
 from tables.guards import require_not_excluded
 from tables.models import Exclusion, ExclusionKind, Player
-from tables.selectors import exclusion_in_force
+from tables.selectors.exclusions import exclusion_in_force
 
 REASON_MAX = 1000
 

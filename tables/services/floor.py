@@ -45,7 +45,8 @@ from tables.rules import waitlist as waitlist_rules
 from tables.rules.identity import require_identification
 from tables.rules.rotation import tppp_excess
 from tables.rules.seats import require_seat
-from tables.selectors import active_round, exclusion_in_force, open_game
+from tables.selectors.exclusions import exclusion_in_force
+from tables.selectors.floor import active_round, open_game
 
 from . import contracts, listing, seat_requests
 from .locks import lock_table

@@ -17,7 +17,7 @@ from datetime import datetime
 from cardroom.clock import now
 from tables.models import Player, Seating, Waitlist, WaitlistEvent, WaitlistPolicyChange
 from tables.rules import waitlist as rules
-from tables.selectors import ListView, waitlist_views
+from tables.selectors.waitlists import ListView, waitlist_views
 
 
 def lock_lists(ids: Iterable[int]) -> dict[int, Waitlist]:

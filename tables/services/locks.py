@@ -3,7 +3,7 @@
 Taking a table's lock also bumps its ``version``: the lock is one ``UPDATE … RETURNING``
 (a row lock as strong against other writers as ``SELECT … FOR UPDATE``), so every writer
 that holds a table's lock tells the floor map and the board that the table changed, at no
-extra statement (``tables.selectors.floor_versions``).
+extra statement (``tables.selectors.floor.floor_versions``).
 
 A missing row raises the model's ``DoesNotExist``: the API answers 404, the console too.
 

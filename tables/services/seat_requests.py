@@ -5,7 +5,7 @@
 - ``ask_table_change``/``cancel_table_change``: a seated player asks to move to a named table,
   or to any other table of the stakes they play; the floor cancels it at their wish.
 - ``pass_seat``: the seated player offered an open seat first (``tables.selectors.
-  seat_requests``) passes it; the seat goes to the next in line, then to the list.
+  moves.seat_requests``) passes it; the seat goes to the next in line, then to the list.
 
 The move itself is the player leaving their seat with their chips carried to the open seat
 (``wagers.services.leaving.leave_seat``, chips ``carry``): the floor's seating then ends the
@@ -27,7 +27,7 @@ from games import catalog
 from tables.models import MustMove, Player, Seating, SeatPass, Table, TableChange
 from tables.rules import seat_requests as rules
 from tables.rules.seats import require_seat
-from tables.selectors import seat_requests
+from tables.selectors.moves import seat_requests
 
 from .locks import lock_table
 

@@ -46,8 +46,9 @@ from tables.models import (
 )
 from tables.rules import waitlist as rules
 from tables.rules.seats import MOST_SEATS, require_seat
-from tables.selectors import ListView, exclusion_in_force, waitlist_view, waitlist_views
-from tables.selectors import seat_requests as seat_requests_view
+from tables.selectors.exclusions import exclusion_in_force
+from tables.selectors.moves import seat_requests as seat_requests_view
+from tables.selectors.waitlists import ListView, waitlist_view, waitlist_views
 
 from . import floor, listing, seat_requests
 from .locks import lock_table

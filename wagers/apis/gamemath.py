@@ -20,7 +20,7 @@ from cardroom.api import READ_ERRORS, JSONParser, RuleErrorSerializer, role_perm
 from cardroom.roles import READ_FLOOR
 from games import registry
 from tables import options as table_options
-from tables import selectors as table_selectors
+from tables.selectors.floor import table_get
 
 _ANSWER = OpenApiResponse(
     OpenApiTypes.OBJECT,
@@ -42,7 +42,7 @@ class TableGameMathApi(APIView):
         responses={200: _ANSWER, **READ_ERRORS},
     )
     def get(self, request, table_id: int):
-        table = table_selectors.table_get(table_id=table_id)
+        table = table_get(table_id=table_id)
         return Response(registry.game(table.game).sheet_math(table_options.snapshot(table)))
 
 

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.api import READ_ERRORS, Timestamp
-from tables import selectors as floor_selectors
+from tables.selectors.players import patron_player
 from wagers import selectors
 
 from .serializers import BankrollSerializer
@@ -46,7 +46,7 @@ class MyBankrollApi(APIView):
         responses={200: MyBankrollSerializer, **READ_ERRORS},
     )
     def get(self, request):
-        player = floor_selectors.patron_player(request.user)
+        player = patron_player(request.user)
         if player is None:
             raise PermissionDenied("only a patron's own sign-in reads its bankroll here")
         data = {

@@ -20,7 +20,7 @@ from cardroom.api import (
     paginated_response,
 )
 from cardroom.gaming_day import gaming_day_window
-from tables import selectors as floor_selectors
+from tables.selectors.players import player_get
 from wagers import selectors
 
 from .serializers import BankrollSerializer, PlayerBankSerializer, SessionSerializer
@@ -39,7 +39,7 @@ class PlayerBankrollApi(APIView):
         responses={200: BankrollSerializer, **READ_ERRORS},
     )
     def get(self, request, player_id: int):
-        player = floor_selectors.player_get(player_id=player_id)
+        player = player_get(player_id=player_id)
         return Response(BankrollSerializer(selectors.bankroll(player)).data)
 
 
@@ -53,7 +53,7 @@ class PlayerBankListApi(APIView):
         responses={200: paginated(PlayerBankSerializer), **READ_ERRORS},
     )
     def get(self, request, player_id: int):
-        player = floor_selectors.player_get(player_id=player_id)
+        player = player_get(player_id=player_id)
         return paginated_response(
             queryset=selectors.banks(player),
             serializer_class=PlayerBankSerializer,
@@ -72,7 +72,7 @@ class PlayerSessionListApi(APIView):
         responses={200: paginated(SessionSerializer), **READ_ERRORS},
     )
     def get(self, request, player_id: int):
-        player = floor_selectors.player_get(player_id=player_id)
+        player = player_get(player_id=player_id)
         return paginated_response(
             queryset=selectors.sessions(player),
             serializer_class=SessionSerializer,
@@ -119,7 +119,7 @@ class PlayerPlayingBookApi(APIView):
         query = self.QuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         since, until = query.validated_data.get("since"), query.validated_data.get("until")
-        player = floor_selectors.player_get(player_id=player_id)
+        player = player_get(player_id=player_id)
         text = selectors.playing_book_csv(
             player,
             since=gaming_day_window(since)[0] if since else None,

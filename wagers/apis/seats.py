@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.api import RUN_TABLE_OR_READ, count, idempotent, identifier, write_schema
-from tables import selectors as floor_selectors
+from tables.selectors.floor import seating_get
 from tables.serializers import SeatingSerializer
 from wagers import selectors
 from wagers.services import leaving
@@ -38,14 +38,12 @@ class LeftSerializer(serializers.Serializer):
 def left_data(left: leaving.Left, chips_went: str | None) -> dict:
     """A seat left, read back for ``LeftSerializer`` (also the closing of a table's)."""
     return {
-        "seating": floor_selectors.seating_get(seating_id=left.seating.pk),
+        "seating": seating_get(seating_id=left.seating.pk),
         "chips": left.chips_cents,
         "chips_went": chips_went if left.chips_cents else None,
         "transactions": [selectors.transaction_get(transaction_id=t.pk) for t in left.settled],
         "next_seating": (
-            floor_selectors.seating_get(seating_id=left.next_seating.pk)
-            if left.next_seating
-            else None
+            seating_get(seating_id=left.next_seating.pk) if left.next_seating else None
         ),
         "message": left.message,
     }

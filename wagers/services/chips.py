@@ -13,7 +13,8 @@ from cardroom.errors import Rule, RuleError, State, StateError
 from cardroom.money import dollars
 from tables.guards import require_not_excluded, require_table_open
 from tables.models import Player, Table
-from tables.selectors import active_round, exclusion_in_force
+from tables.selectors.exclusions import exclusion_in_force
+from tables.selectors.floor import active_round
 from tables.services.locks import lock_table
 from wagers.models import (
     CHIPS_BROUGHT,

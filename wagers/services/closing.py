@@ -23,7 +23,7 @@ from cardroom.errors import Rule, RuleError
 from cardroom.money import dollars
 from tables.guards import require_closable
 from tables.models import Game, GameEndReason, Seating, Table
-from tables.selectors import active_round, open_game
+from tables.selectors.floor import active_round, open_game
 from tables.services import floor
 from tables.services.locks import lock_table
 from wagers.models import LedgerTransaction

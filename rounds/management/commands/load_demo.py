@@ -26,7 +26,7 @@ from fees.services import drop
 from fees.services import schedules as fee_schedules
 from rounds.simulation import SIM_FEES_PER_SQUARE
 from tables.models import DealMode, Round, Table
-from tables.selectors import open_game
+from tables.selectors.floor import open_game
 from tables.services import floor, waitlists
 from wagers.services import chips
 
