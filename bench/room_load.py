@@ -1,25 +1,36 @@
 """Benchmark: a full California room over HTTP: tablets, floor maps, boards (docs/benchmarks.md).
 
 Against a real server on 127.0.0.1 (never any other address): gunicorn, DEBUG off, on the
-PostgreSQL database in DATABASE_URL (SQLite is refused). Three kinds of client, each a
-thread of this process:
+PostgreSQL database in DATABASE_URL (SQLite is refused). Four kinds of client (the second
+in a mixed room only), each a thread of this process:
 
-- ``--tables`` (250) **tablets**, one per table, each dealing one round a minute through
-  the REST API with a house dealer's token, the tables' first rounds staggered evenly over
-  the minute (4.2 rounds/s in all). A round is the floor's sequence (``floor_rounds.py``),
-  one request per action, ``--gap`` (2 s) apart as a dealer keys them: the button offer
-  (one in five declined, then the next seat accepts) and its answer, start, the
-  player-dealer's bank, the hands' Ante and Blind (a Trips now and then) in one call
-  (``wagers/batch/``), no more bets (the collection fees are taken there), the RNG deal,
-  each street's decisions in one call (``decisions/street/``; random: a Play or a check, a
-  fold at the river), the flop, the turn and river, the showdown and the settlement. Every
-  action says ``Prefer: return=minimal`` (docs/api.md): the answer is the round's id and
-  state (the offer's id, seat and answer), not the round read back in full; the tablet
-  knows the player-dealer's seat from the offer accepted and the Play sizes from the
-  table's options. ``--one-by-one``: one bettor's wagers and one hand's decision per call
-  (``wagers/``, ``decisions/``), as the API was first driven; ``--full-answers``: no
-  ``Prefer``, every answer in full. A round started is always played to its settlement,
-  even past the deadline.
+- ``--tables`` (250) **tablets**, one per Ultimate Texas Hold'em table, each dealing one
+  round a minute through the REST API with a house dealer's token, the tables' first rounds
+  staggered evenly over the minute (4.2 rounds/s in all). A round is the floor's sequence
+  (``floor_rounds.py``), one request per action, ``--gap`` (2 s) apart as a dealer keys
+  them: the button offer (one in five declined, then the next seat accepts) and its answer,
+  start, the player-dealer's bank, the hands' Ante and Blind (a Trips now and then) in one
+  call (``wagers/batch/``), no more bets (the collection fees are taken there), the RNG
+  deal, each street's decisions in one call (``decisions/street/``; random: a Play or a
+  check, a fold at the river), the flop, the turn and river, the showdown and the
+  settlement. Every action says ``Prefer: return=minimal`` (docs/api.md): the answer is the
+  round's id and state (the offer's id, seat and answer), not the round read back in full;
+  the tablet knows the player-dealer's seat from the offer accepted and the Play sizes from
+  the table's options. ``--one-by-one``: one bettor's wagers and one hand's decision per
+  call (``wagers/``, ``decisions/``), as the API was first driven; ``--full-answers``: no
+  ``Prefer``, every answer in full. A round started is always played to its settlement, even
+  past the deadline.
+- ``--baccarat-tables`` (0) **baccarat tablets** besides, one per EZ Baccarat table (a mixed
+  room: ``--tables 150 --baccarat-tables 100``), each dealing one hand every
+  ``--baccarat-seconds`` (40) through the same round API, the tables' first hands staggered
+  evenly over that time (2.5 hands/s at 100 tables), ``--gap`` apart: the button offer and its
+  answer (as above), start, the player-dealer's bank, the bettors' wagers in one call
+  (``wagers/batch/``; ``--one-by-one``: a bettor's a call): Player or Banker ($5, $10 or $25)
+  and now and then a $5 Tie, Dragon 7 or Panda 8; no more bets (the collection fees), the
+  showdown (the coup dealt by RNG from the table's shoe: the hand that brings out the cut
+  card finishes the shoe, and the next hand opens a new one, by themselves) and the
+  settlement; about 8.4 requests a hand, each with ``Prefer: return=minimal``. Timed under
+  kinds of their own (``bac offer`` ... ``bac settle``) and counted in the dealer's actions.
 - ``--viewers`` (60) **floor-map screens** signed in as a floor supervisor (one sign-in
   through the real sign-in page, CSRF and django-axes; every screen then sends its session
   cookie: a request costs the same whoever's session it reads). Each loads the floor map
@@ -37,27 +48,39 @@ request says ``Connection: close``): a sync worker closes them anyway, and a tab
 action comes after a keep-alive timeout would have run out.
 
 ``--prepare`` migrates and creates what is missing of the room, through the services
-(idempotent: tables ``ROOM-001``...): the tables ($5-$500, RNG deal), ``--patrons`` (5) patrons
-seated at each with chips (the player-dealer and four hands), a collection-fee schedule per
-table (the simulator's rates: per betting square at odd tables, on total table action at even
-ones), a house dealer ``room-dealer`` and a floor supervisor ``room-supervisor``; alone, it
-stops there. Before every run the bench tables get a fresh game (an old one would meet the
-40-minute rule), a round left in play by an interrupted run is voided and low chip stacks are
-bought up. ``--serve`` starts gunicorn itself and stops it at the end: ``--workers`` (5: 2 x
-cores + 1, gunicorn's usual figure, as a request waits on PostgreSQL part of its time) sync
-workers, or gthread with ``--threads`` above 1; persistent database connections
+(idempotent: Ultimate Texas Hold'em tables ``ROOM-001``..., EZ Baccarat tables
+``ROOM-B001``...): the tables ($5-$500 with $1 chips, RNG deal; the baccarat tables' other
+options the game's defaults: 8 decks, 9 seats, Tie 8 to 1, side wagers up to the base
+wager), ``--patrons`` (5) patrons seated at each with chips (the player-dealer and four
+hands), a collection-fee schedule per table (the simulator's rates: per betting square at
+odd tables, on total table action at even ones; charging the table's game's squares: Ante,
+Blind and Trips, or Player, Banker, Tie, Dragon 7 and Panda 8), a house dealer
+``room-dealer`` and a floor supervisor ``room-supervisor``; alone, it stops there. Before
+every run the bench tables of both games get a fresh game (an old one would meet the
+40-minute rule), a round left in play by an interrupted run is voided and low chip stacks
+are bought up. ``--serve`` starts gunicorn itself and stops it at the end: ``--workers`` (5:
+2 x cores + 1, gunicorn's usual figure, as a request waits on PostgreSQL part of its time)
+sync workers, or gthread with ``--threads`` above 1; persistent database connections
 (``--conn-max-age``, 60 s, added to DATABASE_URL unless it names one, as docs/console.md
 "Deploying" says); an access log of each request's time in the worker. Without ``--serve``
 the bench drives a server already listening on ``--port`` (started with the same
-CARDROOM_BOARD_TOKEN). Use a database of its own: the floor map and the board show every
-open table in it, and their cost grows with them::
+CARDROOM_BOARD_TOKEN). Use a database of its own for each room: the floor map and the board
+show every open table in it (the bench tables of another size too: the reset says how many
+are not this run's), and their cost grows with them::
 
     createdb -h 127.0.0.1 -U postgres cardroom_room
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardroom_room
     .venv/bin/python bench/room_load.py --prepare --tables 250      # once (about a minute)
     .venv/bin/python bench/room_load.py --serve \\
         [--tables 250] [--viewers 60] [--boards 4] [--minutes 3] [--workers 5] [--port 8765] \\
-        [--one-by-one] [--full-answers]
+        [--baccarat-tables 0] [--baccarat-seconds 40] [--one-by-one] [--full-answers]
+
+The mixed room, 150 Hold'em and 100 baccarat tables (250 on the floor map, as above)::
+
+    createdb -h 127.0.0.1 -U postgres cardroom_room_mixed
+    export DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardroom_room_mixed
+    .venv/bin/python bench/room_load.py --prepare --tables 150 --baccarat-tables 100
+    .venv/bin/python bench/room_load.py --serve --tables 150 --baccarat-tables 100
 
 Bounded: ``--minutes`` (3, at most 10); after it no round starts and the screens stop
 polling; the rounds in play are played to their settlement (without the pauses a minute after
@@ -66,17 +89,20 @@ every thread is joined and gunicorn is stopped. Ctrl-C (or SIGTERM) stops at onc
 in play finish without pauses; a second Ctrl-C abandons them.
 
 Printed, over the requests begun from the end of the first minute (every table dealing by
-then) to the time (the whole run if it is under two minutes): for each kind of request the
-count and the p50/p95/p99/max latency seen by the client, beside the p50/p99 of its time in
-the worker (gunicorn's access log: the difference is waiting for a worker); the achieved
-rates (rounds/s, dealer actions/s, floor-map and board polls/s) against the offered ones, and
-how late the rounds started; the errors (every non-2xx or lost connection, with the first
-line of its body); rounds started and settled, counted by the client and in the database;
+then; the end of the baccarat period if it is longer) to the time (the whole run if it is
+under two such spans): for each kind of request the count and the p50/p95/p99/max latency
+seen by the client, beside the p50/p99 of its time in the worker (gunicorn's access log: the
+difference is waiting for a worker; a dealer's action whose path names a baccarat table or
+hand is a ``bac`` kind), each game's actions together in a mixed room and all the dealer's
+actions of both games together; the achieved rates (rounds/s, baccarat hands/s, dealer
+actions/s, floor-map and board polls/s) against the offered ones, and how late the rounds
+started; the errors (every non-2xx or lost connection, with the first line of its body);
+rounds started and settled, counted by the client and in the database, each game's apart;
 ``manage.py verify_ledger``; the CPU used by the load generator, the gunicorn workers and the
 bench database's PostgreSQL backends; the load average; and the targets beside the figures
-(p99 of the dealer's actions < 150 ms, p99 of the floor map at 250 tables < 300 ms, no
-errors). The load generator shares the machine with the server. It prints figures only; it
-asserts nothing.
+(p99 of the dealer's actions of both games < 150 ms, p99 of the floor map at 250 tables
+< 300 ms, no errors, every round settled, ``verify_ledger`` clean). The load generator shares
+the machine with the server. It prints figures only; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -1110,6 +1136,10 @@ def main() -> None:
     print(f"reset: {len(floor['tables'])} tables with a fresh game, {floor['voided']} rounds "
           f"voided, {floor['bought']} stacks bought up "
           f"({time.monotonic() - began:.0f} s)")  # fmt: skip
+    others = floor["open_tables"] - len(floor["tables"])
+    if others:
+        print(f"note: {others} other open tables in this database, on the floor map and the "
+              "board too (a room of another size? give each its own database)")  # fmt: skip
 
     log = Path(tempfile.mkstemp(prefix="room_load_", suffix=".log")[1])
     server = serve(env, args.port, args.workers, args.threads, log) if args.serve else None
