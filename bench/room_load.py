@@ -1,25 +1,36 @@
 """Benchmark: a full California room over HTTP: tablets, floor maps, boards (docs/benchmarks.md).
 
 Against a real server on 127.0.0.1 (never any other address): gunicorn, DEBUG off, on the
-PostgreSQL database in DATABASE_URL (SQLite is refused). Three kinds of client, each a
-thread of this process:
+PostgreSQL database in DATABASE_URL (SQLite is refused). Four kinds of client (the second
+in a mixed room only), each a thread of this process:
 
-- ``--tables`` (250) **tablets**, one per table, each dealing one round a minute through
-  the REST API with a house dealer's token, the tables' first rounds staggered evenly over
-  the minute (4.2 rounds/s in all). A round is the floor's sequence (``floor_rounds.py``),
-  one request per action, ``--gap`` (2 s) apart as a dealer keys them: the button offer
-  (one in five declined, then the next seat accepts) and its answer, start, the
-  player-dealer's bank, the hands' Ante and Blind (a Trips now and then) in one call
-  (``wagers/batch/``), no more bets (the collection fees are taken there), the RNG deal,
-  each street's decisions in one call (``decisions/street/``; random: a Play or a check, a
-  fold at the river), the flop, the turn and river, the showdown and the settlement. Every
-  action says ``Prefer: return=minimal`` (docs/api.md): the answer is the round's id and
-  state (the offer's id, seat and answer), not the round read back in full; the tablet
-  knows the player-dealer's seat from the offer accepted and the Play sizes from the
-  table's options. ``--one-by-one``: one bettor's wagers and one hand's decision per call
-  (``wagers/``, ``decisions/``), as the API was first driven; ``--full-answers``: no
-  ``Prefer``, every answer in full. A round started is always played to its settlement,
-  even past the deadline.
+- ``--tables`` (250) **tablets**, one per Ultimate Texas Hold'em table, each dealing one
+  round a minute through the REST API with a house dealer's token, the tables' first rounds
+  staggered evenly over the minute (4.2 rounds/s in all). A round is the floor's sequence
+  (``floor_rounds.py``), one request per action, ``--gap`` (2 s) apart as a dealer keys
+  them: the button offer (one in five declined, then the next seat accepts) and its answer,
+  start, the player-dealer's bank, the hands' Ante and Blind (a Trips now and then) in one
+  call (``wagers/batch/``), no more bets (the collection fees are taken there), the RNG
+  deal, each street's decisions in one call (``decisions/street/``; random: a Play or a
+  check, a fold at the river), the flop, the turn and river, the showdown and the
+  settlement. Every action says ``Prefer: return=minimal`` (docs/api.md): the answer is the
+  round's id and state (the offer's id, seat and answer), not the round read back in full;
+  the tablet knows the player-dealer's seat from the offer accepted and the Play sizes from
+  the table's options. ``--one-by-one``: one bettor's wagers and one hand's decision per
+  call (``wagers/``, ``decisions/``), as the API was first driven; ``--full-answers``: no
+  ``Prefer``, every answer in full. A round started is always played to its settlement, even
+  past the deadline.
+- ``--baccarat-tables`` (0) **baccarat tablets** besides, one per EZ Baccarat table (a mixed
+  room: ``--tables 150 --baccarat-tables 100``), each dealing one hand every
+  ``--baccarat-seconds`` (40) through the same round API, the tables' first hands staggered
+  evenly over that time (2.5 hands/s at 100 tables), ``--gap`` apart: the button offer and its
+  answer (as above), start, the player-dealer's bank, the bettors' wagers in one call
+  (``wagers/batch/``; ``--one-by-one``: a bettor's a call): Player or Banker ($5, $10 or $25)
+  and now and then a $5 Tie, Dragon 7 or Panda 8; no more bets (the collection fees), the
+  showdown (the coup dealt by RNG from the table's shoe: the hand that brings out the cut
+  card finishes the shoe, and the next hand opens a new one, by themselves) and the
+  settlement; about 8.4 requests a hand, each with ``Prefer: return=minimal``. Timed under
+  kinds of their own (``bac offer`` ... ``bac settle``) and counted in the dealer's actions.
 - ``--viewers`` (60) **floor-map screens** signed in as a floor supervisor (one sign-in
   through the real sign-in page, CSRF and django-axes; every screen then sends its session
   cookie: a request costs the same whoever's session it reads). Each loads the floor map
@@ -37,27 +48,39 @@ request says ``Connection: close``): a sync worker closes them anyway, and a tab
 action comes after a keep-alive timeout would have run out.
 
 ``--prepare`` migrates and creates what is missing of the room, through the services
-(idempotent: tables ``ROOM-001``...): the tables ($5-$500, RNG deal), ``--patrons`` (5) patrons
-seated at each with chips (the player-dealer and four hands), a collection-fee schedule per
-table (the simulator's rates: per betting square at odd tables, on total table action at even
-ones), a house dealer ``room-dealer`` and a floor supervisor ``room-supervisor``; alone, it
-stops there. Before every run the bench tables get a fresh game (an old one would meet the
-40-minute rule), a round left in play by an interrupted run is voided and low chip stacks are
-bought up. ``--serve`` starts gunicorn itself and stops it at the end: ``--workers`` (5: 2 x
-cores + 1, gunicorn's usual figure, as a request waits on PostgreSQL part of its time) sync
-workers, or gthread with ``--threads`` above 1; persistent database connections
+(idempotent: Ultimate Texas Hold'em tables ``ROOM-001``..., EZ Baccarat tables
+``ROOM-B001``...): the tables ($5-$500 with $1 chips, RNG deal; the baccarat tables' other
+options the game's defaults: 8 decks, 9 seats, Tie 8 to 1, side wagers up to the base
+wager), ``--patrons`` (5) patrons seated at each with chips (the player-dealer and four
+hands), a collection-fee schedule per table (the simulator's rates: per betting square at
+odd tables, on total table action at even ones; charging the table's game's squares: Ante,
+Blind and Trips, or Player, Banker, Tie, Dragon 7 and Panda 8), a house dealer
+``room-dealer`` and a floor supervisor ``room-supervisor``; alone, it stops there. Before
+every run the bench tables of both games get a fresh game (an old one would meet the
+40-minute rule), a round left in play by an interrupted run is voided and low chip stacks
+are bought up. ``--serve`` starts gunicorn itself and stops it at the end: ``--workers`` (5:
+2 x cores + 1, gunicorn's usual figure, as a request waits on PostgreSQL part of its time)
+sync workers, or gthread with ``--threads`` above 1; persistent database connections
 (``--conn-max-age``, 60 s, added to DATABASE_URL unless it names one, as docs/console.md
 "Deploying" says); an access log of each request's time in the worker. Without ``--serve``
 the bench drives a server already listening on ``--port`` (started with the same
-CARDROOM_BOARD_TOKEN). Use a database of its own: the floor map and the board show every
-open table in it, and their cost grows with them::
+CARDROOM_BOARD_TOKEN). Use a database of its own for each room: the floor map and the board
+show every open table in it (the bench tables of another size too: the reset says how many
+are not this run's), and their cost grows with them::
 
     createdb -h 127.0.0.1 -U postgres cardroom_room
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardroom_room
     .venv/bin/python bench/room_load.py --prepare --tables 250      # once (about a minute)
     .venv/bin/python bench/room_load.py --serve \\
         [--tables 250] [--viewers 60] [--boards 4] [--minutes 3] [--workers 5] [--port 8765] \\
-        [--one-by-one] [--full-answers]
+        [--baccarat-tables 0] [--baccarat-seconds 40] [--one-by-one] [--full-answers]
+
+The mixed room, 150 Hold'em and 100 baccarat tables (250 on the floor map, as above)::
+
+    createdb -h 127.0.0.1 -U postgres cardroom_room_mixed
+    export DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardroom_room_mixed
+    .venv/bin/python bench/room_load.py --prepare --tables 150 --baccarat-tables 100
+    .venv/bin/python bench/room_load.py --serve --tables 150 --baccarat-tables 100
 
 Bounded: ``--minutes`` (3, at most 10); after it no round starts and the screens stop
 polling; the rounds in play are played to their settlement (without the pauses a minute after
@@ -66,17 +89,20 @@ every thread is joined and gunicorn is stopped. Ctrl-C (or SIGTERM) stops at onc
 in play finish without pauses; a second Ctrl-C abandons them.
 
 Printed, over the requests begun from the end of the first minute (every table dealing by
-then) to the time (the whole run if it is under two minutes): for each kind of request the
-count and the p50/p95/p99/max latency seen by the client, beside the p50/p99 of its time in
-the worker (gunicorn's access log: the difference is waiting for a worker); the achieved
-rates (rounds/s, dealer actions/s, floor-map and board polls/s) against the offered ones, and
-how late the rounds started; the errors (every non-2xx or lost connection, with the first
-line of its body); rounds started and settled, counted by the client and in the database;
+then; the end of the baccarat period if it is longer) to the time (the whole run if it is
+under two such spans): for each kind of request the count and the p50/p95/p99/max latency
+seen by the client, beside the p50/p99 of its time in the worker (gunicorn's access log: the
+difference is waiting for a worker; a dealer's action whose path names a baccarat table or
+hand is a ``bac`` kind), each game's actions together in a mixed room and all the dealer's
+actions of both games together; the achieved rates (rounds/s, baccarat hands/s, dealer
+actions/s, floor-map and board polls/s) against the offered ones, and how late the rounds
+started; the errors (every non-2xx or lost connection, with the first line of its body);
+rounds started and settled, counted by the client and in the database, each game's apart;
 ``manage.py verify_ledger``; the CPU used by the load generator, the gunicorn workers and the
 bench database's PostgreSQL backends; the load average; and the targets beside the figures
-(p99 of the dealer's actions < 150 ms, p99 of the floor map at 250 tables < 300 ms, no
-errors). The load generator shares the machine with the server. It prints figures only; it
-asserts nothing.
+(p99 of the dealer's actions of both games < 150 ms, p99 of the floor map at 250 tables
+< 300 ms, no errors, every round settled, ``verify_ledger`` clean). The load generator shares
+the machine with the server. It prints figures only; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -129,6 +155,22 @@ DEALER_KINDS = (
     "offer", "answer", "start", "bank", "bets", "bets_batch", "no_more_bets", "deal", "decide",
     "decide_street", "reveal_flop", "reveal_turn_river", "showdown", "settle", "void",
 )  # fmt: skip
+BACCARAT = "ez_baccarat"
+BACCARAT_PREFIX = f"{PREFIX}-B"  # ROOM-B001...: EZ Baccarat tables beside ROOM-001...
+BACCARAT_SECONDS = 40.0  # a hand every 40 s at every baccarat table
+BACCARAT_OPTIONS = TABLE_OPTIONS  # $5-$500, $1 chips; the game's other options its defaults
+BACCARAT_BASES = (500, 1_000, 2_500)  # a bettor's Player or Banker wager
+BACCARAT_SIDES = ("tie", "dragon_7", "panda_8")
+SIDE = 500  # a side wager (at most the bettor's base wager, the game's default maximum)
+SIDE_CHANCE = 0.15  # each side wager's, per bettor and hand
+BACCARAT_KINDS = tuple(
+    f"bac {kind}"
+    for kind in (
+        "offer", "answer", "start", "bank", "bets", "bets_batch", "no_more_bets", "showdown",
+        "settle", "void",
+    )
+)  # fmt: skip
+ALL_DEALER_KINDS = DEALER_KINDS + BACCARAT_KINDS  # the dealer-actions target counts both games
 MINIMAL = {"Prefer": "return=minimal"}  # RFC 7240: the answer without the round read back
 VIEWER_KINDS = ("floor map", "floor map page", "board", "board page")
 
@@ -155,7 +197,14 @@ def _staff(username: str, role):
     return user
 
 
-def step_prepare(tables: int, patrons: int) -> dict:
+def table_names(tables: int, baccarat_tables: int) -> list[tuple[str, str | None]]:
+    """The bench tables' names and games (``None``: Ultimate Texas Hold'em, the default)."""
+    return [(f"{PREFIX}-{index:03d}", None) for index in range(1, tables + 1)] + [
+        (f"{BACCARAT_PREFIX}{index:03d}", BACCARAT) for index in range(1, baccarat_tables + 1)
+    ]
+
+
+def step_prepare(tables: int, patrons: int, baccarat_tables: int) -> dict:
     """The room, through the services; only what is missing is created."""
     from django.db import transaction
 
@@ -172,12 +221,12 @@ def step_prepare(tables: int, patrons: int) -> dict:
         Table.objects.filter(name__startswith=f"{PREFIX}-").values_list("name", flat=True)
     )
     made = 0
-    for index in range(1, tables + 1):
-        name = f"{PREFIX}-{index:03d}"
+    for name, game in table_names(tables, baccarat_tables):
         if name in existing:
             continue
+        options = BACCARAT_OPTIONS if game else TABLE_OPTIONS
         with transaction.atomic():  # a table with its patrons and fees, or nothing
-            table = floor.create_table(name=name, by=supervisor, options=TABLE_OPTIONS)
+            table = floor.create_table(name=name, by=supervisor, options=options, game=game)
             for seat in range(1, patrons + 1):
                 player = floor.create_player(
                     player_number=f"{name}-S{seat}", name=f"Patron {name} seat {seat}"
@@ -187,10 +236,13 @@ def step_prepare(tables: int, patrons: int) -> dict:
                     table_id=table.pk, player_id=player.pk, amount=BUY_IN, currency=False,
                     by=supervisor,
                 )  # fmt: skip
-            on_action = index % 2 == 0
+            on_action = int(name[-3:]) % 2 == 0
             schedule = schedules.create_schedule(
                 name=f"{name} collection", table_id=table.pk, by=supervisor
             )
+            # The squares charged are the table's game's (create_version's default): Ante,
+            # Blind and Trips at a Hold'em table; Player, Banker and the side wagers at a
+            # baccarat one.
             schedules.create_version(
                 schedule_id=schedule.pk,
                 rates=SIM_FEES_ON_ACTION if on_action else SIM_FEES_PER_SQUARE,
@@ -205,9 +257,9 @@ def step_prepare(tables: int, patrons: int) -> dict:
     return {"made": made, "existing": len(existing)}
 
 
-def step_reset(tables: int) -> dict:
-    """Before a run: a fresh game at each bench table, nothing left in play, chips enough;
-    a token per tablet and one for the supervisor."""
+def step_reset(tables: int, baccarat_tables: int) -> dict:
+    """Before a run: a fresh game at each bench table (both games), nothing left in play,
+    chips enough; a token per tablet and one for the supervisor."""
     from django.contrib.auth.models import User
     from django.db import transaction
     from knox.models import get_token_model
@@ -222,13 +274,15 @@ def step_reset(tables: int) -> dict:
 
     dealer = User.objects.get(username=DEALER)
     supervisor = User.objects.get(username=SUPERVISOR)
-    rows = list(
-        Table.objects.filter(name__startswith=f"{PREFIX}-", closed_at__isnull=True).order_by(
-            "name"
-        )[:tables]
-    )
-    if len(rows) < tables:
-        raise SystemExit(f"only {len(rows)} bench tables: run with --prepare --tables {tables}")
+    names = [name for name, _ in table_names(tables, baccarat_tables)]
+    found = Table.objects.filter(name__in=names, closed_at__isnull=True).in_bulk(field_name="name")
+    missing = [name for name in names if name not in found]
+    if missing:
+        raise SystemExit(
+            f"{len(missing)} bench tables missing (the first {missing[0]}): run with --prepare "
+            f"--tables {tables} --baccarat-tables {baccarat_tables}"
+        )
+    rows = [found[name] for name in names]  # the Hold'em tables, then the baccarat ones
     out = []
     voided = bought = 0
     for index, table in enumerate(rows):
@@ -258,7 +312,7 @@ def step_reset(tables: int) -> dict:
             first = seats[index % len(seats)]
             floor.open_game_at(table_id=table.pk, first_offer_seat=first, by=supervisor)
         out.append({
-            "id": table.pk, "name": table.name, "seats": seats,
+            "id": table.pk, "name": table.name, "game": table.game, "seats": seats,
             "preflop_multiples": list(table.preflop_multiples),
         })  # fmt: skip
     tokens = get_token_model().objects
@@ -287,19 +341,23 @@ def step_check(since: str, table_ids: list[int]) -> dict:
     from tables.models import Round
 
     started = datetime.fromisoformat(since)
-    states = dict(
+    states: dict[str, int] = collections.Counter()
+    by_game: dict[str, dict[str, int]] = collections.defaultdict(dict)
+    for game, state, n in (
         Round.objects.filter(table_id__in=table_ids, started_at__gte=started)
-        .values_list("state")
+        .values_list("table__game", "state")
         .annotate(n=Count("id"))
-        .values_list("state", "n")
-    )
+        .values_list("table__game", "state", "n")
+    ):
+        states[state] += n
+        by_game[game][state] = n
     get_token_model().objects.filter(
         user__in=User.objects.filter(username__in=[DEALER, SUPERVISOR])
     ).delete()
     with connection.cursor() as cursor:
         cursor.execute("SELECT version()")
         (version,) = cursor.fetchone()
-    return {"states": states, "postgres": version.split(",")[0]}
+    return {"states": states, "by_game": by_game, "postgres": version.split(",")[0]}
 
 
 def run_step(env: dict, *args: str) -> dict:
@@ -321,9 +379,9 @@ def step_main(argv: list[str]) -> None:
     _django()
     name, *rest = argv
     if name == "prepare":
-        result = step_prepare(int(rest[0]), int(rest[1]))
+        result = step_prepare(int(rest[0]), int(rest[1]), int(rest[2]))
     elif name == "reset":
-        result = step_reset(int(rest[0]))
+        result = step_reset(int(rest[0]), int(rest[1]))
     elif name == "check":
         result = step_check(rest[0], [int(x) for x in rest[1].split(",") if x])
     else:
@@ -464,6 +522,8 @@ class Run:
     settled: list[tuple[int, float]] = field(default_factory=list)  # and when
     actions: list[int] = field(default_factory=list)  # requests of each settled round
     lags: list[float] = field(default_factory=list)  # how late each round started (s)
+    baccarat: set[int] = field(default_factory=set)  # the round ids of baccarat hands
+    baccarat_actions: list[int] = field(default_factory=list)  # requests of each hand settled
     stopped_tables: list[str] = field(default_factory=list)
 
     def pause(self, seconds: float) -> None:
@@ -472,8 +532,9 @@ class Run:
             self.stop.wait(seconds)
 
     def sleep_until(self, moment: float) -> bool:
-        """Wait for ``moment``; then whether there is still time to begin something."""
-        if self.stop.wait(max(0.0, moment - time.monotonic())):
+        """Wait for ``moment``; then whether there is still time to begin something. A moment
+        past the time is not waited for: nothing would begin then."""
+        if moment >= self.deadline or self.stop.wait(max(0.0, moment - time.monotonic())):
             return False
         return time.monotonic() < self.deadline
 
@@ -558,7 +619,8 @@ def warm_up(port: int, requests: list[tuple[str, dict]], times: int) -> None:
 
 @dataclass
 class Tablet:
-    """The dealer's terminal at one table: a round a minute, each action timed."""
+    """The dealer's terminal at an Ultimate Texas Hold'em table: a round a minute, each action
+    timed."""
 
     run: Run
     table: dict
@@ -571,6 +633,8 @@ class Tablet:
     full_answers: bool = False  # no Prefer: return=minimal
     round_id: int | None = None  # the round in play
     count: int = 0  # its requests so far
+    period: float = ROUND_SECONDS  # a round begins every period
+    label: str = ""  # before each request's kind: the game's requests are counted apart
 
     @property
     def prefer(self) -> dict[str, str]:
@@ -578,7 +642,7 @@ class Tablet:
 
     def act(self, kind: str, path: str, body=None, pause: bool = True) -> bytes:
         sent = body if body is not None else {}
-        answer = self.dealer.call(kind, "POST", path, sent, headers=self.prefer)
+        answer = self.dealer.call(self.label + kind, "POST", path, sent, headers=self.prefer)
         self.count += 1
         if pause:
             self.run.pause(self.gap)
@@ -594,7 +658,7 @@ class Tablet:
             except Failed:
                 self.give_up()
                 return
-            due += ROUND_SECONDS
+            due += self.period
 
     def give_up(self) -> None:
         """After an error: the round in play is voided (a floor supervisor's call), and this
@@ -605,7 +669,7 @@ class Tablet:
         if self.round_id is not None:
             with contextlib.suppress(Failed):
                 self.supervisor.call(
-                    "void", "POST", f"/api/rounds/{self.round_id}/void/",
+                    self.label + "void", "POST", f"/api/rounds/{self.round_id}/void/",
                     {"reason": "room benchmark: an action failed"}, headers=self.prefer,
                 )  # fmt: skip
 
@@ -667,6 +731,49 @@ class Tablet:
         self.round_id = None
 
 
+@dataclass
+class BaccaratTablet(Tablet):
+    """The dealer's terminal at an EZ Baccarat table: a hand every ``--baccarat-seconds``
+    (``period``), each action timed under its own kind (``bac ...``). The button offered as at
+    Hold'em, start, the player-dealer's bank, the bettors' wagers (Player or Banker, now and
+    then a Tie, Dragon 7 or Panda 8) in one call (``wagers/batch/``; ``--one-by-one``: a
+    bettor's a call), no more bets (the collection fees), the showdown (the coup dealt from
+    the table's shoe by RNG: the hand that brings out the cut card finishes the shoe and the
+    next hand opens a new one, by themselves) and the settlement."""
+
+    period: float = BACCARAT_SECONDS
+    label: str = "bac "
+
+    def play_round(self) -> None:
+        self.round_id = None
+        self.count = 0
+        banker = self.find_player_dealer()
+        round_ = json.loads(self.act("start", f"/api/tables/{self.table['id']}/rounds/"))
+        self.round_id = round_["id"]
+        self.run.baccarat.add(self.round_id)
+        self.run.started.append(self.round_id)
+        base = f"/api/rounds/{self.round_id}/"
+        self.act("bank", base + "bank/", {"amount": BANK})
+        wagers = []
+        for seat in self.table["seats"]:
+            if seat == banker:
+                continue
+            square = self.rng.choice(("player", "banker"))
+            sides = {name: SIDE for name in BACCARAT_SIDES if self.rng.random() < SIDE_CHANCE}
+            wagers.append({"seat": seat, square: self.rng.choice(BACCARAT_BASES), **sides})
+        if self.one_by_one:
+            for wager in wagers:
+                self.act("bets", base + "wagers/", wager)
+        else:
+            self.act("bets_batch", base + "wagers/batch/", {"bets": wagers})
+        self.act("no_more_bets", base + "no-more-bets/")
+        self.act("showdown", base + "showdown/")
+        self.act("settle", base + "settle/", pause=False)
+        self.run.settled.append((self.round_id, time.monotonic()))
+        self.run.baccarat_actions.append(self.count)
+        self.round_id = None
+
+
 def screen(run: Run, caller: Caller, kind: str, page: str, panel: str, offset: float) -> None:
     """A floor-map screen or a board: the page once, then the part htmx polls every 5 s."""
     due = run.start_at + offset
@@ -706,9 +813,15 @@ KIND_OF_PATH = [
 ]
 
 
-def server_times(log: Path, start_wall: float) -> list[tuple[str, float, float]]:
+OF_PATH = re.compile(r"^/api/(tables|rounds)/(\d+)/")
+
+
+def server_times(
+    log: Path, start_wall: float, baccarat_tables: set[int], baccarat_rounds: set[int]
+) -> list[tuple[str, float, float]]:
     """Each request's time in its worker (gunicorn's %(D)s) by kind, as (kind, began, seconds),
-    ``began`` in seconds from the start (to the second: the log's clock)."""
+    ``began`` in seconds from the start (to the second: the log's clock). A dealer's action at
+    a baccarat table (its path names the table or one of its hands) is a ``bac`` kind."""
     times = []
     try:
         lines = log.read_text().splitlines()
@@ -723,6 +836,11 @@ def server_times(log: Path, start_wall: float) -> list[tuple[str, float, float]]
             kind = "floor map" if htmx == "true" else "floor map page"
         else:
             kind = next((k for pattern, k in KIND_OF_PATH if pattern.match(path)), None)
+            of = OF_PATH.match(path)
+            if kind in DEALER_KINDS and of:
+                ids = baccarat_tables if of.group(1) == "tables" else baccarat_rounds
+                if int(of.group(2)) in ids:
+                    kind = "bac " + kind
         if kind:
             try:
                 ended = datetime.strptime(logged, "[%d/%b/%Y:%H:%M:%S %z]").timestamp()
@@ -756,17 +874,21 @@ def verdict(measured: float | None, target: float) -> str:
 
 
 def report(run: Run, args, served: list[tuple[str, float, float]], info: dict) -> None:
-    # Figures over whole minutes once every table has started: each table repeats itself every
-    # minute, so such a window holds exactly its share of every table's rounds and actions.
+    # Figures over whole minutes once every table has started: each Hold'em table repeats
+    # itself every minute, so such a window holds exactly its share of every table's rounds and
+    # actions (and of the baccarat tables' hands when their period divides it: 40 s into 120).
     length = run.deadline - run.start_at
-    begin = ROUND_SECONDS if length >= 2 * ROUND_SECONDS else 0.0
+    ramp = ROUND_SECONDS
+    if args.baccarat_tables:
+        ramp = max(ramp, args.baccarat_seconds)
+    begin = ramp if length >= 2 * ramp else 0.0
     window = length - begin
     client: dict[str, list[float]] = collections.defaultdict(list)
     whole: list[float] = []
     for kind, began, seconds in run.samples:
         if begin <= began - run.start_at < length:
             client[kind].append(seconds)
-        if kind in DEALER_KINDS:
+        if kind in ALL_DEALER_KINDS:
             whole.append(seconds)
     server: dict[str, list[float]] = collections.defaultdict(list)
     for kind, began, seconds in served:
@@ -779,11 +901,20 @@ def report(run: Run, args, served: list[tuple[str, float, float]], info: dict) -
           f"   server: {'p50 ms':>8} {'p99 ms':>8}")  # fmt: skip
     dealer: list[float] = []
     dealer_served: list[float] = []
-    for kind in DEALER_KINDS:
-        if kind in client:
-            dealer += client[kind]
-            dealer_served += server.get(kind, [])
-            print(f"{kind:<22} {figures(client[kind])}   {server_figures(server.get(kind))}")
+    games = [("Hold'em", DEALER_KINDS), ("baccarat", BACCARAT_KINDS)]
+    for game, kinds in games if args.baccarat_tables else games[:1]:
+        game_client: list[float] = []
+        game_served: list[float] = []
+        for kind in kinds:
+            if kind in client:
+                game_client += client[kind]
+                game_served += server.get(kind, [])
+                print(f"{kind:<22} {figures(client[kind])}   {server_figures(server.get(kind))}")
+        if args.baccarat_tables and args.tables:
+            label = f"{game} actions"
+            print(f"{label:<22} {figures(game_client)}   {server_figures(game_served)}")
+        dealer += game_client
+        dealer_served += game_served
     print(f"{'all dealer actions':<22} {figures(dealer)}   {server_figures(dealer_served)}")
     for kind in VIEWER_KINDS:
         if kind in client or kind in server:
@@ -792,21 +923,28 @@ def report(run: Run, args, served: list[tuple[str, float, float]], info: dict) -
                   f"{server_figures(server.get(kind))}")  # fmt: skip
     print(f"{'dealer, whole run':<22} {figures(whole)}   (ramp-up and the rounds finished "
           "after the time included)")  # fmt: skip
-    offered = statistics.mean(run.actions) if run.actions else 0.0
-    count = sum(len(client[k]) for k in DEALER_KINDS)
+    per_round = statistics.mean(run.actions) if run.actions else 0.0
+    per_hand = statistics.mean(run.baccarat_actions) if run.baccarat_actions else 0.0
+    rounds_offered = args.tables / ROUND_SECONDS
+    hands_offered = args.baccarat_tables / args.baccarat_seconds
+    offered = rounds_offered * per_round + hands_offered * per_hand
+    count = sum(len(client[k]) for k in ALL_DEALER_KINDS)
     print()
     print(f"rates over the same {window:.0f} s:")
-    print(f"  rounds/s            {len(client['start']) / window:7.2f}   "
-          f"offered {args.tables / ROUND_SECONDS:.2f}")  # fmt: skip
-    print(f"  dealer actions/s    {count / window:7.2f}   offered "
-          f"{args.tables / ROUND_SECONDS * offered:.2f} ({offered:.1f} per round)")  # fmt: skip
+    if args.tables:
+        print(f"  rounds/s            {len(client['start']) / window:7.2f}   "
+              f"offered {rounds_offered:.2f} ({per_round:.1f} actions a round)")  # fmt: skip
+    if args.baccarat_tables:
+        print(f"  baccarat hands/s    {len(client['bac start']) / window:7.2f}   "
+              f"offered {hands_offered:.2f} ({per_hand:.1f} actions a hand)")  # fmt: skip
+    print(f"  dealer actions/s    {count / window:7.2f}   offered {offered:.2f}")
     print(f"  floor map polls/s   {len(client['floor map']) / window:7.2f}   "
           f"offered {args.viewers / POLL_SECONDS:.2f}")  # fmt: skip
     print(f"  board polls/s       {len(client['board']) / window:7.2f}   "
           f"offered {args.boards / POLL_SECONDS:.2f}")  # fmt: skip
     if run.lags:
         lags = sorted(run.lags)
-        print(f"  round starts behind their minute: p50 {percentile(lags, 0.5):.1f} s, "
+        print(f"  round starts behind their time: p50 {percentile(lags, 0.5):.1f} s, "
               f"p99 {percentile(lags, 0.99):.1f} s, max {lags[-1]:.1f} s")  # fmt: skip
     in_play = (
         sum(1 for _, at in run.settled if at >= run.deadline) + len(run.started) - len(run.settled)
@@ -826,12 +964,21 @@ def report(run: Run, args, served: list[tuple[str, float, float]], info: dict) -
         print(f"tables that stopped dealing after an error: {len(run.stopped_tables)}")
     print()
     settled = {rid for rid, _ in run.settled}
+    unsettled = set(run.started) - settled
     print(f"rounds started {len(run.started)}, settled {len(settled)} (by the client; "
-          f"{len(set(run.started) - settled)} not settled)")  # fmt: skip
+          f"{len(unsettled)} not settled)")  # fmt: skip
+    if args.baccarat_tables:
+        hands = [rid for rid in run.started if rid in run.baccarat]
+        print(f"  Hold'em rounds started {len(run.started) - len(hands)}, settled "
+              f"{len(settled - run.baccarat)}; baccarat hands started {len(hands)}, settled "
+              f"{len(settled & run.baccarat)}")  # fmt: skip
     states = info.get("states", {})
     if states:
         shown = ", ".join(f"{state} {n}" for state, n in sorted(states.items()))
         print(f"rounds in the database since the run began, by state: {shown}")
+        for game, by_state in sorted(info.get("by_game", {}).items()):
+            shown = ", ".join(f"{state} {n}" for state, n in sorted(by_state.items()))
+            print(f"  {game}: {shown}")
     if "ledger" in info:
         print(f"verify_ledger (exit {info['ledger_status']}): {info['ledger']}")
     print()
@@ -844,6 +991,12 @@ def report(run: Run, args, served: list[tuple[str, float, float]], info: dict) -
     print(f"  p99 of the floor map at {tables} tables < 300 ms: {shown_ms(floor_p99)} "
           f"({verdict(floor_p99, 300)})")  # fmt: skip
     print(f"  errors 0: {len(run.errors)} ({'met' if not run.errors else 'missed'})")
+    print(f"  every round settled: {len(settled)} of {len(run.started)} "
+          f"({'met' if not unsettled else 'missed'})")  # fmt: skip
+    if "ledger" in info:
+        clean = info["ledger_status"] == 0
+        print(f"  verify_ledger clean: exit {info['ledger_status']} "
+              f"({'met' if clean else 'missed'})")  # fmt: skip
 
 
 def shown_ms(value: float | None) -> str:
@@ -902,7 +1055,16 @@ def main() -> None:
         step_main(sys.argv[2:])
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument("--tables", type=int, default=250, help="Ultimate Texas Hold'em")
+    parser.add_argument(
+        "--baccarat-tables", type=int, default=0, help="EZ Baccarat tables besides (ROOM-B001...)"
+    )
+    parser.add_argument(
+        "--baccarat-seconds",
+        type=float,
+        default=BACCARAT_SECONDS,
+        help="a hand every so many seconds at each baccarat table",
+    )
     parser.add_argument("--viewers", type=int, default=60, help="floor-map screens")
     parser.add_argument("--boards", type=int, default=4, help="table boards (room TVs)")
     parser.add_argument("--minutes", type=float, default=3.0, help=f"at most {MAX_MINUTES}")
@@ -929,8 +1091,14 @@ def main() -> None:
     args = parser.parse_args()
     if not 0 < args.minutes <= MAX_MINUTES:
         parser.error(f"--minutes must be above 0 and at most {MAX_MINUTES}")
-    if args.tables < 1 or not 2 <= args.patrons <= 6 or args.viewers < 0 or args.boards < 0:
+    if (
+        min(args.tables, args.baccarat_tables, args.viewers, args.boards) < 0
+        or args.tables + args.baccarat_tables < 1
+        or not 2 <= args.patrons <= 6
+    ):
         parser.error("at least one table, 2 to 6 patrons, no negative counts")
+    if args.baccarat_seconds <= 0:
+        parser.error("--baccarat-seconds must be above 0")
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://", "pgsql://", "psql://")):
         raise SystemExit("refusing to run: set DATABASE_URL to a PostgreSQL database")
@@ -956,16 +1124,22 @@ def main() -> None:
         subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env,
                        check=True)  # fmt: skip
         began = time.monotonic()
-        made = run_step(env, "prepare", str(args.tables), str(args.patrons))
+        made = run_step(
+            env, "prepare", str(args.tables), str(args.patrons), str(args.baccarat_tables)
+        )
         print(f"prepared: {made['made']} tables made, {made['existing']} there already "
               f"({time.monotonic() - began:.0f} s)")  # fmt: skip
         if not args.serve:
             return
     began = time.monotonic()
-    floor = run_step(env, "reset", str(args.tables))
+    floor = run_step(env, "reset", str(args.tables), str(args.baccarat_tables))
     print(f"reset: {len(floor['tables'])} tables with a fresh game, {floor['voided']} rounds "
           f"voided, {floor['bought']} stacks bought up "
           f"({time.monotonic() - began:.0f} s)")  # fmt: skip
+    others = floor["open_tables"] - len(floor["tables"])
+    if others:
+        print(f"note: {others} other open tables in this database, on the floor map and the "
+              "board too (a room of another size? give each its own database)")  # fmt: skip
 
     log = Path(tempfile.mkstemp(prefix="room_load_", suffix=".log")[1])
     server = serve(env, args.port, args.workers, args.threads, log) if args.serve else None
@@ -975,22 +1149,30 @@ def main() -> None:
     try:
         session = sign_in(args.port) if args.viewers else ""
         board = f"/board/{board_token}/"
-        first = floor["tables"][0]["id"]
         token = {"Authorization": f"Bearer {floor['tokens'][0]}"}
         hx = {"Cookie": session, "HX-Request": "true"}
+        firsts = {table["game"]: table["id"] for table in reversed(floor["tables"])}
         warm_up(args.port, [
-            (f"/api/tables/{first}/", token), ("/api/rounds/?table=" + str(first), token),
+            *((f"/api/tables/{first}/", token) for first in firsts.values()),
+            *(("/api/rounds/?table=" + str(first), token) for first in firsts.values()),
             ("/console/", hx), (board + "panel/", {}),
         ], times=2 * args.workers * max(args.threads, 1))  # fmt: skip
         rng = random.Random(args.seed)
         supervisor = Caller(run, {"Authorization": f"Token {floor['supervisor_token']}"})
         threads = []
+        # The Hold'em tables' first rounds staggered over the minute, the baccarat tables'
+        # first hands over their period.
         for index, (table, token) in enumerate(zip(floor["tables"], floor["tokens"], strict=True)):
-            tablet = Tablet(
+            if table["game"] == BACCARAT:
+                kind, period = BaccaratTablet, args.baccarat_seconds
+                offset = period * (index - args.tables) / args.baccarat_tables
+            else:
+                kind, period = Tablet, ROUND_SECONDS
+                offset = period * index / args.tables
+            tablet = kind(
                 run, table, Caller(run, {"Authorization": f"Bearer {token}"}), supervisor,
-                offset=ROUND_SECONDS * index / args.tables, gap=args.gap,
-                rng=random.Random(rng.getrandbits(64)), one_by_one=args.one_by_one,
-                full_answers=args.full_answers,
+                offset=offset, gap=args.gap, rng=random.Random(rng.getrandbits(64)),
+                one_by_one=args.one_by_one, full_answers=args.full_answers, period=period,
             )  # fmt: skip
             threads.append(threading.Thread(target=tablet.loop, name=table["name"], daemon=True))
         for index in range(args.viewers):
@@ -1017,7 +1199,8 @@ def main() -> None:
         monitor.start()
         for thread in threads:
             thread.start()
-        print(f"running: {args.tables} tablets, {args.viewers} floor-map screens, {args.boards} "
+        tablets = args.tables + args.baccarat_tables
+        print(f"running: {tablets} tablets, {args.viewers} floor-map screens, {args.boards} "
               f"boards for {args.minutes:g} min ...", flush=True)  # fmt: skip
         join_all(run, threads, run.deadline + TAIL_SECONDS)
         ended = time.monotonic()
@@ -1030,7 +1213,8 @@ def main() -> None:
         load_after = os.getloadavg()
         if server is not None:
             stop_server(server)
-    served = server_times(log, run.start_wall) if args.serve else []
+    baccarat_tables = {t["id"] for t in floor["tables"] if t["game"] == BACCARAT}
+    served = server_times(log, run.start_wall, baccarat_tables, run.baccarat) if args.serve else []
     log.unlink(missing_ok=True)
     checked = run_step(
         env, "check", floor["since"], ",".join(str(t["id"]) for t in floor["tables"])
@@ -1049,9 +1233,14 @@ def main() -> None:
     )
     persistent = "conn_max_age=0" not in env["DATABASE_URL"]
     print()
-    print(f"room load benchmark: {args.tables} tables ({len(floor['tables'][0]['seats'])} "
-          f"patrons each), {args.viewers} floor-map screens, {args.boards} boards, "
-          f"{args.minutes:g} min, dealer gap {args.gap:g} s, seed {args.seed}")  # fmt: skip
+    baccarat = ""
+    if args.baccarat_tables:
+        every = f"a hand every {args.baccarat_seconds:g} s"
+        baccarat = f" and {args.baccarat_tables} EZ Baccarat tables ({every})"
+    print(f"room load benchmark: {args.tables} Ultimate Texas Hold'em tables (a round a minute)"
+          f"{baccarat}, {len(floor['tables'][0]['seats'])} patrons each, {args.viewers} "
+          f"floor-map screens, {args.boards} boards, {args.minutes:g} min, dealer gap "
+          f"{args.gap:g} s, seed {args.seed}")  # fmt: skip
     calls = (
         "one bettor's wagers, one hand's decision a call"
         if args.one_by_one

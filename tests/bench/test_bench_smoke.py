@@ -130,11 +130,15 @@ SMOKE: dict[str, Smoke] = {
     ),
     "room_load.py": Smoke(
         [
-            ["--prepare", "--tables", "2", "--patrons", "5"],
+            ["--prepare", "--tables", "2", "--baccarat-tables", "2", "--patrons", "5"],
             [
                 "--serve",
                 "--tables",
                 "2",
+                "--baccarat-tables",
+                "2",
+                "--baccarat-seconds",
+                "3",
                 "--viewers",
                 "1",
                 "--boards",
@@ -149,7 +153,13 @@ SMOKE: dict[str, Smoke] = {
                 PORT,
             ],
         ],
-        [r"rounds started \d+, settled \d+", r"errors: 0", r"targets"],
+        [
+            r"rounds started \d+, settled \d+",
+            r"baccarat hands started [1-9]\d*, settled [1-9]",
+            r"^bac showdown\s+[1-9]",
+            r"errors: 0",
+            r"targets",
+        ],
     ),
     "settle_table.py": Smoke(
         [["--rounds", "50", "--repeats", "1", "--stages", "--profile", "--top", "5"]],
