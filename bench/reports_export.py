@@ -65,23 +65,49 @@ LINES = [
 BANK_NET = 1_500  # +500 +500 (seat 3) -500 -2000 (seat 1) +3000 (seat 2)
 
 
-def _next_id(table: str) -> int:
+def _next_id(model) -> int:
+    from cardroom.sql import table
+
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COALESCE(MAX(id), 0) + 1 FROM {table}")
+        cursor.execute(f"SELECT COALESCE(MAX(id), 0) + 1 FROM {table(model)}")
         return cursor.fetchone()[0]
 
 
-def _setval(cursor, table: str) -> None:
+def _setval(cursor, model) -> None:
+    from cardroom.sql import table
+
     cursor.execute(
-        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-        f"(SELECT COALESCE(MAX(id), 1) FROM {table}))"
+        "SELECT setval(pg_get_serial_sequence(%s, 'id'), "
+        f"(SELECT COALESCE(MAX(id), 1) FROM {table(model)}))",
+        [model._meta.db_table],
     )
 
 
 def load(rounds: int, tables: int) -> None:
-    from tables.models import Game, Player, Table
+    from cardroom.errors import State
+    from cardroom.sql import literals, table
+    from tables.models import (
+        ButtonOffer,
+        Game,
+        Hand,
+        HandDecision,
+        OfferAnswer,
+        OfferRound,
+        OfferRoundStatus,
+        Player,
+        Round,
+        Table,
+    )
     from tables.options import snapshot
-    from wagers.models import Account, AccountKind
+    from wagers.models import (
+        Account,
+        AccountKind,
+        Bet,
+        LedgerTransaction,
+        PlayerDealerBank,
+        SettlementLine,
+        TransactionKind,
+    )
 
     assert connection.vendor == "postgresql", "the bulk loader needs PostgreSQL"
     started = time.perf_counter()
@@ -114,14 +140,12 @@ def load(rounds: int, tables: int) -> None:
     assert [t.pk for t in made] == list(range(table0, table0 + tables))
     assert [g.pk for g in games] == list(range(game0, game0 + tables))
     options = json.dumps(snapshot(made[0]))
-    base = {
-        name: _next_id(name)
-        for name in (
-            "tables_offerround", "tables_buttonoffer", "tables_round", "tables_hand",
-            "tables_handdecision", "wagers_bet", "wagers_playerdealerbank",
-            "wagers_ledgertransaction", "wagers_settlementline",
-        )
-    }  # fmt: skip
+    # Each table's first free id and its name, by its model (``b_Round``, ``t_Round`` below).
+    loaded = (
+        OfferRound, ButtonOffer, Round, Hand, HandDecision, Bet, PlayerDealerBank,
+        LedgerTransaction, SettlementLine,
+    )  # fmt: skip
+    base = {model.__name__: _next_id(model) for model in loaded}
     lines_sql = ", ".join(
         f"({j}, '{p}', {seat}, '{w}', {stake}, '{o}', {paid}, {coll})"
         for j, p, seat, w, stake, o, paid, coll in LINES
@@ -132,6 +156,11 @@ def load(rounds: int, tables: int) -> None:
         "table0": table0, "player0": player0, "account0": account0, "game0": game0,
         "options": options.replace("'", "''"), "net": BANK_NET,
         **{f"b_{k}": v for k, v in base.items()},
+        **{f"t_{model.__name__}": table(model) for model in loaded},
+        "accepted": literals([OfferRoundStatus.ACCEPTED]),
+        "answered": literals([OfferAnswer.ACCEPTED]),
+        "settled": literals([State.SETTLED]),
+        "settlement": literals([TransactionKind.SETTLEMENT]),
     }  # fmt: skip
     at = (
         "(TIMESTAMPTZ '{start}' + ((g / {T}) * {spr} + (g % {T}) * {spr}::float / {T})"
@@ -139,60 +168,60 @@ def load(rounds: int, tables: int) -> None:
     )
     pd_seat = "(4 + (g / {T}) % 3)"
     statements = [
-        f"""INSERT INTO tables_offerround (id, table_id, game_id, start_seat, started_at,
+        f"""INSERT INTO {{t_OfferRound}} (id, table_id, game_id, start_seat, started_at,
             started_by_id, status, kept_without_offers, closed_at, detail)
-            SELECT {{b_tables_offerround}} + g, {{table0}} + g % {{T}}, {{game0}} + g % {{T}},
-            {pd_seat}, {at}, {{staff}}, 'accepted', false, {at}, '' FROM series""",
-        f"""INSERT INTO tables_buttonoffer (id, offer_round_id, seat, player_id, is_tppp,
+            SELECT {{b_OfferRound}} + g, {{table0}} + g % {{T}}, {{game0}} + g % {{T}},
+            {pd_seat}, {at}, {{staff}}, {{accepted}}, false, {at}, '' FROM series""",
+        f"""INSERT INTO {{t_ButtonOffer}} (id, offer_round_id, seat, player_id, is_tppp,
             offered_at, offered_by_id, answer, answered_at, answered_by_id, reason)
-            SELECT {{b_tables_buttonoffer}} + g, {{b_tables_offerround}} + g, {pd_seat},
-            {{player0}} + (g % {{T}}) * 6 + {pd_seat} - 1, false, {at}, {{staff}}, 'accepted',
+            SELECT {{b_ButtonOffer}} + g, {{b_OfferRound}} + g, {pd_seat},
+            {{player0}} + (g % {{T}}) * 6 + {pd_seat} - 1, false, {at}, {{staff}}, {{answered}},
             {at}, {{staff}}, '' FROM series""",
-        f"""INSERT INTO tables_round (id, table_id, game_id, number, deck, state, offer_round_id,
+        f"""INSERT INTO {{t_Round}} (id, table_id, game_id, number, deck, state, offer_round_id,
             player_dealer_id, player_dealer_seat, player_dealer_is_tppp, consecutive_count,
             tppps_seated, options, deal_mode, dealer_hole, board, dealer_category,
             dealer_qualifies, started_at, ended_at, started_by_id, void_reason)
-            SELECT {{b_tables_round}} + g, {{table0}} + g % {{T}}, {{game0}} + g % {{T}},
-            g / {{T}} + 1, CASE WHEN (g / {{T}}) % 2 = 0 THEN 'A' ELSE 'B' END, 'settled',
-            {{b_tables_offerround}} + g, {{player0}} + (g % {{T}}) * 6 + {pd_seat} - 1, {pd_seat},
+            SELECT {{b_Round}} + g, {{table0}} + g % {{T}}, {{game0}} + g % {{T}},
+            g / {{T}} + 1, CASE WHEN (g / {{T}}) % 2 = 0 THEN 'A' ELSE 'B' END, {{settled}},
+            {{b_OfferRound}} + g, {{player0}} + (g % {{T}}) * 6 + {pd_seat} - 1, {pd_seat},
             false, 1, 0, '{{options}}'::jsonb, 'rng', '["Kc", "Kd"]'::jsonb,
             '["2h", "7h", "9s", "Jd", "3c"]'::jsonb, 'one_pair', true, {at},
             {at} + INTERVAL '90 seconds', {{staff}}, '' FROM series""",
-        f"""INSERT INTO wagers_playerdealerbank (id, round_id, player_id, account_id,
+        f"""INSERT INTO {{t_PlayerDealerBank}} (id, round_id, player_id, account_id,
             amount_cents, posted_at, posted_by_id, net_cents, exhausted)
-            SELECT {{b_wagers_playerdealerbank}} + g, {{b_tables_round}} + g,
+            SELECT {{b_PlayerDealerBank}} + g, {{b_Round}} + g,
             {{player0}} + (g % {{T}}) * 6 + {pd_seat} - 1,
             {{account0}} + (g % {{T}}) * 6 + {pd_seat} - 1, 100000, {at}, {{staff}}, {{net}},
             false FROM series""",
-        f"""INSERT INTO tables_hand (id, round_id, seat, player_id, joined_at, hole, category,
+        f"""INSERT INTO {{t_Hand}} (id, round_id, seat, player_id, joined_at, hole, category,
             result)
-            SELECT {{b_tables_hand}} + g * 3 + s - 1, {{b_tables_round}} + g, s,
+            SELECT {{b_Hand}} + g * 3 + s - 1, {{b_Round}} + g, s,
             {{player0}} + (g % {{T}}) * 6 + s - 1, {at},
             (ARRAY['["As", "Ad"]', '["Qc", "8d"]', '["4s", "5d"]'])[s]::jsonb,
             (ARRAY['two_pair', 'high_card', 'high_card'])[s],
             (ARRAY['win', 'lose', 'fold'])[s] FROM series, generate_series(1, 3) s""",
-        f"""INSERT INTO wagers_bet (id, hand_id, bettor, player_id, account_id, ante_cents,
+        f"""INSERT INTO {{t_Bet}} (id, hand_id, bettor, player_id, account_id, ante_cents,
             blind_cents, trips_cents, bad_beat_cents, play_cents, placed_at)
-            SELECT {{b_wagers_bet}} + g * 3 + s - 1, {{b_tables_hand}} + g * 3 + s - 1, 0,
+            SELECT {{b_Bet}} + g * 3 + s - 1, {{b_Hand}} + g * 3 + s - 1, 0,
             {{player0}} + (g % {{T}}) * 6 + s - 1, {{account0}} + (g % {{T}}) * 6 + s - 1,
             500, 500, 0, 0, CASE WHEN s < 3 THEN 2000 ELSE 0 END, {at}
             FROM series, generate_series(1, 3) s""",
-        f"""INSERT INTO tables_handdecision (id, hand_id, street, action, multiple, at, by_id)
-            SELECT {{b_tables_handdecision}} + g * 5 + d.j, {{b_tables_hand}} + g * 3 + d.seat - 1,
+        f"""INSERT INTO {{t_HandDecision}} (id, hand_id, street, action, multiple, at, by_id)
+            SELECT {{b_HandDecision}} + g * 5 + d.j, {{b_Hand}} + g * 3 + d.seat - 1,
             d.street, d.action, d.multiple, {at} + d.j * INTERVAL '5 seconds', {{staff}}
             FROM series, (VALUES (0, 1, 'preflop', 'play', 4), (1, 2, 'preflop', 'play', 4),
             (2, 3, 'preflop', 'check', 0), (3, 3, 'flop', 'check', 0),
             (4, 3, 'river', 'fold', 0)) d(j, seat, street, action, multiple)""",
-        f"""INSERT INTO wagers_ledgertransaction (id, kind, at, by_id, round_id, currency, memo)
-            SELECT {{b_wagers_ledgertransaction}} + g * 8 + j, 'settlement',
-            {at} + INTERVAL '80 seconds', {{staff}}, {{b_tables_round}} + g, false, ''
+        f"""INSERT INTO {{t_LedgerTransaction}} (id, kind, at, by_id, round_id, currency, memo)
+            SELECT {{b_LedgerTransaction}} + g * 8 + j, {{settlement}},
+            {at} + INTERVAL '80 seconds', {{staff}}, {{b_Round}} + g, false, ''
             FROM series, generate_series(0, 7) j""",
-        f"""INSERT INTO wagers_settlementline (id, round_id, "order", settlement_pass, seat,
+        f"""INSERT INTO {{t_SettlementLine}} (id, round_id, "order", settlement_pass, seat,
             bettor, bet_id, wager, stake_cents, outcome, paid_cents, collected_cents,
             returned_uncovered_cents, unpaid_uncovered_cents, rounded_off_cents, transaction_id)
-            SELECT {{b_wagers_settlementline}} + g * 8 + l.j, {{b_tables_round}} + g, l.j + 1,
-            l.pass, l.seat, 0, {{b_wagers_bet}} + g * 3 + l.seat - 1, l.wager, l.stake,
-            l.outcome, l.paid, l.collected, 0, 0, 0, {{b_wagers_ledgertransaction}} + g * 8 + l.j
+            SELECT {{b_SettlementLine}} + g * 8 + l.j, {{b_Round}} + g, l.j + 1,
+            l.pass, l.seat, 0, {{b_Bet}} + g * 3 + l.seat - 1, l.wager, l.stake,
+            l.outcome, l.paid, l.collected, 0, 0, 0, {{b_LedgerTransaction}} + g * 8 + l.j
             FROM series, (VALUES {lines_sql}) l(j, pass, seat, wager, stake, outcome, paid,
             collected)""",
     ]
@@ -210,8 +239,8 @@ def load(rounds: int, tables: int) -> None:
                     cursor.execute(statement)
             print(f"  {last + 1:>9,} rounds loaded ({time.perf_counter() - started:.0f} s)",
                   flush=True)  # fmt: skip
-        for name in ("tables_offerround", "tables_buttonoffer", *base):
-            _setval(cursor, name)
+        for model in loaded:
+            _setval(cursor, model)
         cursor.execute("ANALYZE")
     days = (rounds // tables) * SECONDS_PER_ROUND / 86400
     print(f"loaded {rounds:,} rounds at {tables} tables ({days:.1f} days of play) "
@@ -238,9 +267,26 @@ def load_fees() -> None:
     """Fees on every loaded round: each seat's Ante (rate 1: player 50, player-dealer 25),
     posted to the table's drop (a fee transaction and its two entries per line), and a
     drop box per table and shift of every gaming day, counted."""
-    from fees.models import DropBox, FeeRate, FeeSchedule, FeeScheduleVersion
-    from tables.models import Table
-    from wagers.models import Account, AccountKind
+    from cardroom.sql import Alias, literals, table
+    from fees.models import (
+        DropBox,
+        DropCount,
+        FeeLine,
+        FeeRate,
+        FeeSchedule,
+        FeeScheduleVersion,
+        PayerKind,
+    )
+    from tables.models import Hand, Round, Table
+    from wagers.models import (
+        Account,
+        AccountKind,
+        Bet,
+        LedgerEntry,
+        LedgerTransaction,
+        PlayerDealerBank,
+        TransactionKind,
+    )
 
     assert connection.vendor == "postgresql", "the bulk loader needs PostgreSQL"
     started = time.perf_counter()
@@ -267,21 +313,28 @@ def load_fees() -> None:
             version=version, position=1, wager_from_cents=500, wager_to_cents=50_000,
             player_fee_cents=50, player_dealer_fee_cents=25,
         )  # fmt: skip
-    drop_case = " ".join(f"WHEN {table} THEN {account}" for table, account in drops.items())
+    drop_case = " ".join(f"WHEN {table_id} THEN {account}" for table_id, account in drops.items())
+    h, r = Alias(Hand, "h"), Alias(Round, "r")
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT MIN(h.id), MAX(h.id) FROM tables_hand h "
-            "JOIN tables_round r ON r.id = h.round_id WHERE r.table_id = ANY(%s)",
+            f"SELECT MIN({h.id}), MAX({h.id}) FROM {h} "
+            f"JOIN {r} ON {r.id} = {h.round_id} WHERE {r.table_id} = ANY(%s)",
             [[t.pk for t in tables]],
         )
         first, last = cursor.fetchone()
-        base = {name: _next_id(name) for name in ("fees_feeline", "wagers_ledgertransaction",
-                                                    "wagers_ledgerentry")}  # fmt: skip
+        loaded = (FeeLine, LedgerTransaction, LedgerEntry)
+        base = {model: _next_id(model) for model in loaded}
         for low in range(first, last + 1, 3 * CHUNK):
             high = min(low + 3 * CHUNK, last + 1) - 1
             ctx = {"low": low, "high": high, "first": first, "v": version.pk,
-                   "fl": base["fees_feeline"], "lt": base["wagers_ledgertransaction"],
-                   "le": base["wagers_ledgerentry"], "staff": staff.pk}  # fmt: skip
+                   "fl": base[FeeLine], "lt": base[LedgerTransaction],
+                   "le": base[LedgerEntry], "staff": staff.pk,
+                   "hand": table(Hand), "round": table(Round), "bet": table(Bet),
+                   "bank": table(PlayerDealerBank), "transaction": table(LedgerTransaction),
+                   "entry": table(LedgerEntry), "fee_line": table(FeeLine),
+                   "fee": literals([TransactionKind.FEE]),
+                   "player": literals([PayerKind.PLAYER]),
+                   "player_dealer": literals([PayerKind.PLAYER_DEALER])}  # fmt: skip
             with transaction.atomic():
                 cursor.execute("SET LOCAL session_replication_role = replica")
                 cursor.execute(
@@ -291,36 +344,36 @@ def load_fees() -> None:
                         CASE k WHEN 0 THEN b.player_id ELSE pdb.player_id END AS player_id,
                         CASE k WHEN 0 THEN b.account_id ELSE pdb.account_id END AS account_id,
                         CASE k WHEN 0 THEN 50 ELSE 25 END AS amount
-                    FROM tables_hand h JOIN tables_round r ON r.id = h.round_id
-                    JOIN wagers_bet b ON b.hand_id = h.id AND b.bettor = 0
-                    JOIN wagers_playerdealerbank pdb ON pdb.round_id = h.round_id,
+                    FROM {hand} h JOIN {round} r ON r.id = h.round_id
+                    JOIN {bet} b ON b.hand_id = h.id AND b.bettor = 0
+                    JOIN {bank} pdb ON pdb.round_id = h.round_id,
                     generate_series(0, 1) k WHERE h.id BETWEEN {low} AND {high}""".format(**ctx)
                 )
                 cursor.execute(
-                    """INSERT INTO wagers_ledgertransaction (id, kind, at, by_id, round_id,
-                    currency, memo) SELECT {lt} + n, 'fee', started_at + INTERVAL '20 seconds',
+                    """INSERT INTO {transaction} (id, kind, at, by_id, round_id,
+                    currency, memo) SELECT {lt} + n, {fee}, started_at + INTERVAL '20 seconds',
                     {staff}, round_id, false, '' FROM lines""".format(**ctx)
                 )
                 cursor.execute(
-                    f"""INSERT INTO wagers_ledgerentry (id, transaction_id, account_id,
+                    f"""INSERT INTO {{entry}} (id, transaction_id, account_id,
                     amount_cents, label) SELECT {{le}} + n * 2 + e, {{lt}} + n,
                     CASE e WHEN 0 THEN account_id ELSE CASE table_id {drop_case} END END,
                     CASE e WHEN 0 THEN -amount ELSE amount END, 'ante'
                     FROM lines, generate_series(0, 1) e""".format(**ctx)
                 )
                 cursor.execute(
-                    """INSERT INTO fees_feeline (id, round_id, "order", version_id, payer_kind,
+                    """INSERT INTO {fee_line} (id, round_id, "order", version_id, payer_kind,
                     player_id, account_id, seat, bettor, square, wager_cents, rate_position,
                     amount_cents, transaction_id) SELECT {fl} + n, round_id, "order", {v},
-                    CASE k WHEN 0 THEN 'player' ELSE 'player_dealer' END, player_id,
+                    CASE k WHEN 0 THEN {player} ELSE {player_dealer} END, player_id,
                     account_id, seat, 0, 'ante', 500, 1, amount, {lt} + n FROM lines""".format(
                         **ctx
                     )
                 )
             print(f"  fees of hands to {high:,} loaded ({time.perf_counter() - started:.0f} s)",
                   flush=True)  # fmt: skip
-        for name in base:
-            _setval(cursor, name)
+        for model in loaded:
+            _setval(cursor, model)
     from cardroom import shifts
     from cardroom.gaming_day import gaming_day_of
     from tables.models import Round
@@ -343,9 +396,9 @@ def load_fees() -> None:
     with connection.cursor() as cursor:
         # Each box counted at what its shift recorded, one in seven short by $1.
         cursor.execute(
-            "INSERT INTO fees_dropcount (box_id, amount_cents, counters, counted_at, "
+            f"INSERT INTO {table(DropCount)} (box_id, amount_cents, counters, counted_at, "
             "entered_at, entered_by_id, note) SELECT b.id, 64800 - CASE WHEN b.id %% 7 = 0 "
-            "THEN 100 ELSE 0 END, '[\"A\", \"B\"]', %s, %s, %s, '' FROM fees_dropbox b "
+            f"THEN 100 ELSE 0 END, '[\"A\", \"B\"]', %s, %s, %s, '' FROM {table(DropBox)} b "
             "WHERE b.id = ANY(%s)",
             [START, START, staff.pk, [box.pk for box in boxes]],
         )

@@ -8,7 +8,9 @@ else; each is registered here (``statement``, ``reads``) with the test that prov
 reads or writes exactly what the ORM does, and tests/cardroom/test_architecture.py checks
 that the test exists and names it, and that no other module sends SQL of its own.
 
-Here: the identifiers from the models' metadata (``table``, ``literals``), the rows as JSON
+Here: the identifiers from the models' metadata (``table``, ``Alias``, ``literals``), for
+these statements and for the verifier's and the reports' read-only SQL (the architecture
+test refuses an app's table named in SQL text anywhere else), the rows as JSON
 in a statement (``json_row``) and the one loader of such rows into the instances the ORM
 would have loaded (``load``, ``row_loader``).
 """
@@ -55,6 +57,26 @@ def reads(name: str, parts: M, *, proved_by: str) -> M:
 def table(model: type[Model]) -> str:
     """``model``'s table, quoted."""
     return connection.ops.quote_name(model._meta.db_table)
+
+
+class Alias:
+    """``model``'s table under the alias ``name`` in a statement, every identifier from the
+    models' metadata: ``str(alias)`` names the table for a ``FROM`` or a ``JOIN``
+    (``"wagers_bet" AS "b"``), each attribute a column of a field (by its name or attname)
+    as the statement names it (``b.account_id``: ``"b"."account_id"``). A field the model
+    lacks fails when the statement is built, not when it runs."""
+
+    def __init__(self, model: type[Model], name: str) -> None:
+        self._model, self._name = model, connection.ops.quote_name(name)
+
+    def __str__(self) -> str:
+        return f"{table(self._model)} AS {self._name}"
+
+    def __getattr__(self, field: str) -> str:
+        if field.startswith("_"):
+            raise AttributeError(field)
+        column = self._model._meta.get_field(field).column
+        return f"{self._name}.{connection.ops.quote_name(column)}"
 
 
 def literals(values: Iterable[Any]) -> str:

@@ -15,12 +15,26 @@ from __future__ import annotations
 
 from django.db.models import BigIntegerField, Case, F, OuterRef, Subquery, When
 
-from cardroom.sql import literals
-from fees.models import FeeLine, PayerKind
-from wagers.models import Account, AccountKind, Bet, PlayerDealerBank, TransactionKind
+from cardroom.sql import Alias, literals
+from fees.models import FeeLine, FeeWaiver, PayerKind
+from tables.models import Round
+from wagers.models import (
+    Account,
+    AccountKind,
+    Bet,
+    LedgerTransaction,
+    PlayerDealerBank,
+    TransactionKind,
+)
 from wagers.rules.postings import Role, fee_legs
 from wagers.rules.wagers import bettor_label
 from wagers.verification import VOIDED_SQL, Check, Source, leg_check
+
+# The tables the checks' SQL reads, each by its alias there (``cardroom.sql.Alias``): no
+# table, column or value of an enum is written out.
+A, R = Alias(Account, "a"), Alias(Round, "r")
+FL, W = Alias(FeeLine, "f"), Alias(FeeWaiver, "w")
+V = Alias(LedgerTransaction, "v")  # a reversal
 
 
 def _payer(column: str) -> Case:
@@ -102,38 +116,39 @@ CHECKS = {
     "drop differs from the fees kept": Check(
         row="account",
         sql=f"""
-        SELECT a.id, NULL, NULL, a.id, COALESCE(k.kept, 0), a.balance_cents
-          FROM wagers_account a
-          LEFT JOIN (SELECT r.table_id, SUM(f.amount_cents) AS kept
-                       FROM fees_feeline f
-                       JOIN tables_round r ON r.id = f.round_id
-                      WHERE NOT EXISTS (SELECT 1 FROM wagers_ledgertransaction v
-                                         WHERE v.reverses_id = f.transaction_id)
-                      GROUP BY r.table_id) k ON k.table_id = a.table_id
-         WHERE a.kind = {literals([AccountKind.DROP])} AND a.balance_cents <> COALESCE(k.kept, 0)
+        SELECT {A.id}, NULL, NULL, {A.id}, COALESCE(k.kept, 0), {A.balance_cents}
+          FROM {A}
+          LEFT JOIN (SELECT {R.table_id}, SUM({FL.amount_cents}) AS kept
+                       FROM {FL}
+                       JOIN {R} ON {R.id} = {FL.round_id}
+                      WHERE NOT EXISTS (SELECT 1 FROM {V}
+                                         WHERE {V.reverses_id} = {FL.transaction_id})
+                      GROUP BY {R.table_id}) k ON k.table_id = {A.table_id}
+         WHERE {A.kind} = {literals([AccountKind.DROP])}
+           AND {A.balance_cents} <> COALESCE(k.kept, 0)
         """,
     ),
     "voided round kept a fee": Check(
         row="fee line",
         line="fee line",
         sql=f"""
-        SELECT f.id, f.round_id, f.id, f.account_id, 0, f.amount_cents
-          FROM fees_feeline f
-          JOIN tables_round r ON r.id = f.round_id AND r.state = {VOIDED_SQL}
-         WHERE NOT EXISTS (SELECT 1 FROM wagers_ledgertransaction v
-                            WHERE v.reverses_id = f.transaction_id)
+        SELECT {FL.id}, {FL.round_id}, {FL.id}, {FL.account_id}, 0, {FL.amount_cents}
+          FROM {FL}
+          JOIN {R} ON {R.id} = {FL.round_id} AND {R.state} = {VOIDED_SQL}
+         WHERE NOT EXISTS (SELECT 1 FROM {V} WHERE {V.reverses_id} = {FL.transaction_id})
         """,
     ),
     "fee waiver does not reverse its fee": Check(
         row="fee waiver",
         line="fee line",
         unit="transaction",
-        sql="""
-        SELECT w.id, f.round_id, f.id, f.account_id, f.transaction_id, v.reverses_id
-          FROM fees_feewaiver w
-          JOIN fees_feeline f ON f.id = w.fee_line_id
-          JOIN wagers_ledgertransaction v ON v.id = w.reversal_id
-         WHERE v.reverses_id IS NULL OR v.reverses_id <> f.transaction_id
+        sql=f"""
+        SELECT {W.id}, {FL.round_id}, {FL.id}, {FL.account_id}, {FL.transaction_id},
+               {V.reverses_id}
+          FROM {W}
+          JOIN {FL} ON {FL.id} = {W.fee_line_id}
+          JOIN {V} ON {V.id} = {W.reversal_id}
+         WHERE {V.reverses_id} IS NULL OR {V.reverses_id} <> {FL.transaction_id}
         """,
     ),
 }

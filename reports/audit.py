@@ -14,9 +14,18 @@ from __future__ import annotations
 from itertools import groupby
 
 from cardroom.errors import ROUND_STATES, State
-from tables.models import Hand, HandDecision, Round, reached_showdown
+from cardroom.sql import Alias
+from tables.models import (
+    Hand,
+    HandDecision,
+    Player,
+    Round,
+    RoundTransition,
+    Table,
+    reached_showdown,
+)
 from tables.rules.visibility import CardKind, card_visible, shown
-from wagers.models import SettlementLine
+from wagers.models import Bet, PlayerDealerBank, SettlementLine
 
 from .common import header, stream
 from .document import Document, Section, cell
@@ -114,6 +123,12 @@ def _line_rows(period: Period):
 
 # --- PostgreSQL: the same rows written by the server (COPY), formatted as ``cell`` does ----
 
+# The tables the COPY statements read, each by its alias there (``cardroom.sql.Alias``: no
+# table or column written out).
+R, T, P = Alias(Round, "r"), Alias(Table, "t"), Alias(Player, "p")
+H, D, X = Alias(Hand, "h"), Alias(HandDecision, "d"), Alias(RoundTransition, "x")
+K, S, B = Alias(PlayerDealerBank, "k"), Alias(SettlementLine, "s"), Alias(Bet, "b")
+
 
 def _iso(column: str) -> str:
     """``datetime.isoformat()`` of the local time: microseconds only when not zero."""
@@ -145,68 +160,69 @@ def _shown_cards(kind: CardKind, column: str) -> tuple[str, list]:
         if s.value not in always and card_visible(kind, s, reached_showdown=True)
     ]
     sql = (
-        f"CASE WHEN r.state = ANY(%s) OR (r.state = ANY(%s) AND EXISTS (SELECT 1 FROM "
-        f"tables_roundtransition x WHERE x.round_id = r.id AND x.to_state = %s)) "
+        f"CASE WHEN {R.state} = ANY(%s) OR ({R.state} = ANY(%s) AND EXISTS (SELECT 1 FROM "
+        f"{X} WHERE {X.round_id} = {R.id} AND {X.to_state} = %s)) "
         f"THEN {_cards(column)} END"
     )
     return sql, [always, reached, State.SHOWDOWN.value]
 
 
 def _where(period: Period) -> tuple[str, list]:
-    where, params = "r.started_at >= %s AND r.started_at < %s", [period.start, period.end]
+    where = f"{R.started_at} >= %s AND {R.started_at} < %s"
+    params = [period.start, period.end]
     if period.table_id is not None:
-        where += " AND r.table_id = %s"
+        where += f" AND {R.table_id} = %s"
         params.append(period.table_id)
     return where, params
 
 
 def _round_copy(period: Period) -> tuple[str, list]:
     where, params = _where(period)
-    hole, hole_params = _shown_cards(CardKind.PLAYER_DEALER_HOLE, "r.dealer_hole")
+    hole, hole_params = _shown_cards(CardKind.PLAYER_DEALER_HOLE, R.dealer_hole)
     select = f"""
-        SELECT t.name, r.number, {_iso("r.started_at")}, {_iso("r.ended_at")}, r.state,
-            NULLIF(r.void_reason, ''), r.deck, r.player_dealer_seat, p.player_number,
-            {_bool("r.player_dealer_is_tppp")}, r.consecutive_count, {hole},
-            {_cards("r.board")}, NULLIF(r.dealer_category, ''), {_bool("r.dealer_qualifies")},
-            b.amount_cents, b.net_cents, {_bool("b.exhausted")}
-        FROM tables_round r
-        JOIN tables_table t ON t.id = r.table_id
-        JOIN tables_player p ON p.id = r.player_dealer_id
-        LEFT JOIN wagers_playerdealerbank b ON b.round_id = r.id
-        WHERE {where} ORDER BY r.id"""
+        SELECT {T.name}, {R.number}, {_iso(R.started_at)}, {_iso(R.ended_at)}, {R.state},
+            NULLIF({R.void_reason}, ''), {R.deck}, {R.player_dealer_seat}, {P.player_number},
+            {_bool(R.player_dealer_is_tppp)}, {R.consecutive_count}, {hole},
+            {_cards(R.board)}, NULLIF({R.dealer_category}, ''), {_bool(R.dealer_qualifies)},
+            {K.amount_cents}, {K.net_cents}, {_bool(K.exhausted)}
+        FROM {R}
+        JOIN {T} ON {T.id} = {R.table_id}
+        JOIN {P} ON {P.id} = {R.player_dealer_id}
+        LEFT JOIN {K} ON {K.round_id} = {R.id}
+        WHERE {where} ORDER BY {R.id}"""
     return select, hole_params + params
 
 
 def _hand_copy(period: Period) -> tuple[str, list]:
     where, params = _where(period)
-    hole, hole_params = _shown_cards(CardKind.PLAYER_HOLE, "h.hole")
+    hole, hole_params = _shown_cards(CardKind.PLAYER_HOLE, H.hole)
     select = f"""
-        SELECT t.name, r.number, h.seat, p.player_number, {hole},
-            NULLIF(h.category, ''), NULLIF(h.result, ''),
-            (SELECT string_agg(d.street || ':' || d.action || CASE WHEN d.multiple > 0
-                THEN 'x' || d.multiple ELSE '' END, ' ' ORDER BY d.at, d.id)
-             FROM tables_handdecision d WHERE d.hand_id = h.id)
-        FROM tables_hand h
-        JOIN tables_round r ON r.id = h.round_id
-        JOIN tables_table t ON t.id = r.table_id
-        JOIN tables_player p ON p.id = h.player_id
-        WHERE {where} ORDER BY h.round_id, h.seat"""
+        SELECT {T.name}, {R.number}, {H.seat}, {P.player_number}, {hole},
+            NULLIF({H.category}, ''), NULLIF({H.result}, ''),
+            (SELECT string_agg({D.street} || ':' || {D.action} || CASE WHEN {D.multiple} > 0
+                THEN 'x' || {D.multiple} ELSE '' END, ' ' ORDER BY {D.at}, {D.id})
+             FROM {D} WHERE {D.hand_id} = {H.id})
+        FROM {H}
+        JOIN {R} ON {R.id} = {H.round_id}
+        JOIN {T} ON {T.id} = {R.table_id}
+        JOIN {P} ON {P.id} = {H.player_id}
+        WHERE {where} ORDER BY {H.round_id}, {H.seat}"""
     return select, hole_params + params
 
 
 def _line_copy(period: Period) -> tuple[str, list]:
     where, params = _where(period)
     select = f"""
-        SELECT t.name, r.number, s."order", s.settlement_pass, s.seat, s.bettor,
-            p.player_number, s.wager, s.stake_cents, s.outcome, s.paid_cents,
-            s.collected_cents, s.returned_uncovered_cents, s.unpaid_uncovered_cents,
-            s.rounded_off_cents
-        FROM wagers_settlementline s
-        JOIN tables_round r ON r.id = s.round_id
-        JOIN tables_table t ON t.id = r.table_id
-        JOIN wagers_bet b ON b.id = s.bet_id
-        JOIN tables_player p ON p.id = b.player_id
-        WHERE {where} ORDER BY s.round_id, s."order"
+        SELECT {T.name}, {R.number}, {S.order}, {S.settlement_pass}, {S.seat}, {S.bettor},
+            {P.player_number}, {S.wager}, {S.stake_cents}, {S.outcome}, {S.paid_cents},
+            {S.collected_cents}, {S.returned_uncovered_cents}, {S.unpaid_uncovered_cents},
+            {S.rounded_off_cents}
+        FROM {S}
+        JOIN {R} ON {R.id} = {S.round_id}
+        JOIN {T} ON {T.id} = {R.table_id}
+        JOIN {B} ON {B.id} = {S.bet_id}
+        JOIN {P} ON {P.id} = {B.player_id}
+        WHERE {where} ORDER BY {S.round_id}, {S.order}
     """
     return select, params
 

@@ -39,17 +39,20 @@ from django.db.models.functions import Cast
 
 from cardroom.errors import FINISHED_ROUND_STATES, State
 from cardroom.money import dollars
-from cardroom.sql import literals
+from cardroom.sql import Alias, literals
 from games.registry import OPENING_SQUARES
-from tables.models import Player, Round
+from tables.models import Hand, Player, Round
 from wagers.models import (
     CAGE_SLIP_KINDS,
+    CHIP_ACCOUNT_KINDS,
     CHIPS_BROUGHT,
     CHIPS_TAKEN,
     Account,
     AccountKind,
     Bet,
     CageSlip,
+    LedgerEntry,
+    LedgerTransaction,
     PlayerDealerBank,
     SettlementLine,
     TransactionKind,
@@ -67,9 +70,17 @@ from wagers.rules.postings import (
     void_bet_legs,
     wager_legs,
 )
-from wagers.rules.wagers import bettor_label
+from wagers.rules.resolution import Outcome
+from wagers.rules.wagers import SEAT_BETTOR, bettor_label
 
-# The states as the checks' SQL names them (``cardroom.sql.literals``): never written out.
+# The checks' SQL writes out no identifier and no value of an enum: each table it reads is
+# named by its alias there (``cardroom.sql.Alias``: the table and every column from the
+# models' metadata), each state, kind and outcome from its enum (``cardroom.sql.literals``).
+T, V = Alias(LedgerTransaction, "t"), Alias(LedgerTransaction, "v")  # V: a reversal
+E, A = Alias(LedgerEntry, "e"), Alias(Account, "a")
+R, H, B = Alias(Round, "r"), Alias(Hand, "h"), Alias(Bet, "b")
+K, L, S = Alias(PlayerDealerBank, "k"), Alias(SettlementLine, "l"), Alias(CageSlip, "s")
+
 FINISHED_SQL = literals(FINISHED_ROUND_STATES)
 SETTLED_SQL = literals([State.SETTLED])
 VOIDED_SQL = literals([State.VOIDED])
@@ -84,7 +95,6 @@ ROUND_MONEY_KINDS = (
     TransactionKind.BANK_RETURNED,
     TransactionKind.VOID_RETURN,
 )
-CHIP_KINDS = (AccountKind.PATRON_CHIPS.value, AccountKind.BANKROLL.value)
 
 CENTS = "cents"  # a difference's expected and found are amounts (shown in dollars)
 WORDS = "words"  # ... or the floor's words (cards, a hand's result), shown as they are
@@ -188,11 +198,11 @@ def leg_check(
     of these kinds that no record expects is all extra.
     """
     if row == "transaction":
-        key, scope = "t.id", ""
+        key, scope = T.id, ""
     else:
-        key = "t.round_id"
-        scope = f"JOIN tables_round r ON r.id = t.round_id AND r.state IN ({FINISHED_SQL})"
-    kinds_sql = ", ".join(f"'{kind}'" for kind in kinds)
+        key = T.round_id
+        scope = f"JOIN {R} ON {R.id} = {T.round_id} AND {R.state} IN ({FINISHED_SQL})"
+    kinds_sql = literals(kinds)
 
     def build() -> tuple[str, list]:
         expected, params = _expected(sources)
@@ -203,13 +213,13 @@ def leg_check(
                   FROM ({expected}) legs
                  GROUP BY x_key, x_account
             ), f AS (
-                SELECT {key} AS f_key, MIN(t.round_id) AS f_round, e.account_id AS f_account,
-                       SUM(e.amount_cents) AS f_amount
-                  FROM wagers_ledgertransaction t
-                  JOIN wagers_ledgerentry e ON e.transaction_id = t.id
+                SELECT {key} AS f_key, MIN({T.round_id}) AS f_round, {E.account_id} AS f_account,
+                       SUM({E.amount_cents}) AS f_amount
+                  FROM {T}
+                  JOIN {E} ON {E.transaction_id} = {T.id}
                   {scope}
-                 WHERE t.kind IN ({kinds_sql}) {where}
-                 GROUP BY {key}, e.account_id
+                 WHERE {T.kind} IN ({kinds_sql}) {where}
+                 GROUP BY {key}, {E.account_id}
             )
             SELECT COALESCE(x.x_key, f.f_key),
                    COALESCE(x.x_round, f.f_round),
@@ -357,18 +367,18 @@ def _reversals() -> tuple[str, list]:
     return (
         f"""
         WITH x AS (
-            SELECT v.id AS x_key, v.round_id AS x_round, e.account_id AS x_account,
-                   -SUM(e.amount_cents) AS x_amount
-              FROM wagers_ledgertransaction v
-              JOIN wagers_ledgerentry e ON e.transaction_id = v.reverses_id
-             GROUP BY v.id, v.round_id, e.account_id
+            SELECT {V.id} AS x_key, {V.round_id} AS x_round, {E.account_id} AS x_account,
+                   -SUM({E.amount_cents}) AS x_amount
+              FROM {V}
+              JOIN {E} ON {E.transaction_id} = {V.reverses_id}
+             GROUP BY {V.id}, {V.round_id}, {E.account_id}
         ), f AS (
-            SELECT t.id AS f_key, t.round_id AS f_round, e.account_id AS f_account,
-                   SUM(e.amount_cents) AS f_amount
-              FROM wagers_ledgertransaction t
-              JOIN wagers_ledgerentry e ON e.transaction_id = t.id
-             WHERE t.kind = '{TransactionKind.REVERSAL}' OR t.reverses_id IS NOT NULL
-             GROUP BY t.id, t.round_id, e.account_id
+            SELECT {T.id} AS f_key, {T.round_id} AS f_round, {E.account_id} AS f_account,
+                   SUM({E.amount_cents}) AS f_amount
+              FROM {T}
+              JOIN {E} ON {E.transaction_id} = {T.id}
+             WHERE {T.kind} = {literals([TransactionKind.REVERSAL])} OR {T.reverses_id} IS NOT NULL
+             GROUP BY {T.id}, {T.round_id}, {E.account_id}
         )
         SELECT COALESCE(x.x_key, f.f_key), COALESCE(x.x_round, f.f_round), NULL,
                COALESCE(x.x_account, f.f_account), COALESCE(x.x_amount, 0),
@@ -380,172 +390,184 @@ def _reversals() -> tuple[str, list]:
     )
 
 
-_round_money_kinds = ", ".join(f"'{kind}'" for kind in ROUND_MONEY_KINDS)
-_chip_kinds = ", ".join(f"'{kind}'" for kind in CHIP_KINDS)
-_wager_of_line = " ".join(f"WHEN '{square}' THEN b.{square}_cents" for square in BET_SQUARES)
-_bet_total_sql = " + ".join(f"b.{square}_cents" for square in BET_SQUARES)
+_round_money_kinds = literals(ROUND_MONEY_KINDS)
+_chip_kinds = literals(CHIP_ACCOUNT_KINDS)
+_wager_of_line = " ".join(
+    f"WHEN {literals([square])} THEN {getattr(B, f'{square}_cents')}" for square in BET_SQUARES
+)
+_bet_total_sql = " + ".join(getattr(B, f"{square}_cents") for square in BET_SQUARES)
+_lose, _win = literals([Outcome.LOSE]), literals([Outcome.WIN])
+_bankroll_slips = literals([TransactionKind.FILL, TransactionKind.CREDIT])
+_bankroll, _patron_chips = literals([AccountKind.BANKROLL]), literals([AccountKind.PATRON_CHIPS])
 
 CHECKS = {
     "unbalanced transaction": Check(
         row="transaction",
-        sql="""
-        SELECT t.id, t.round_id, NULL, NULL, 0, SUM(e.amount_cents)
-          FROM wagers_ledgertransaction t JOIN wagers_ledgerentry e ON e.transaction_id = t.id
-         GROUP BY t.id, t.round_id
-        HAVING SUM(e.amount_cents) <> 0
+        sql=f"""
+        SELECT {T.id}, {T.round_id}, NULL, NULL, 0, SUM({E.amount_cents})
+          FROM {T} JOIN {E} ON {E.transaction_id} = {T.id}
+         GROUP BY {T.id}, {T.round_id}
+        HAVING SUM({E.amount_cents}) <> 0
         """,
     ),
     "transaction with fewer than two entries": Check(
         row="transaction",
         unit="entries",
-        sql="""
-        SELECT t.id, t.round_id, NULL, NULL, 2, COUNT(e.id)
-          FROM wagers_ledgertransaction t LEFT JOIN wagers_ledgerentry e ON e.transaction_id = t.id
-         GROUP BY t.id, t.round_id
-        HAVING COUNT(e.id) < 2
+        sql=f"""
+        SELECT {T.id}, {T.round_id}, NULL, NULL, 2, COUNT({E.id})
+          FROM {T} LEFT JOIN {E} ON {E.transaction_id} = {T.id}
+         GROUP BY {T.id}, {T.round_id}
+        HAVING COUNT({E.id}) < 2
         """,
     ),
     "cached balance differs from entries": Check(
         row="account",
-        sql="""
-        SELECT a.id, a.round_id, NULL, a.id, COALESCE(s.total, 0), a.balance_cents
-          FROM wagers_account a
-          LEFT JOIN (SELECT account_id, SUM(amount_cents) AS total
-                       FROM wagers_ledgerentry GROUP BY account_id) s ON s.account_id = a.id
-         WHERE a.balance_cents <> COALESCE(s.total, 0)
+        sql=f"""
+        SELECT {A.id}, {A.round_id}, NULL, {A.id}, COALESCE(s.total, 0), {A.balance_cents}
+          FROM {A}
+          LEFT JOIN (SELECT {E.account_id}, SUM({E.amount_cents}) AS total
+                       FROM {E} GROUP BY {E.account_id}) s ON s.account_id = {A.id}
+         WHERE {A.balance_cents} <> COALESCE(s.total, 0)
         """,
     ),
     "finished round left chips in play": Check(
         row="round",
         sql=f"""
-        SELECT r.id, r.id, NULL, a.id, 0, SUM(e.amount_cents)
-          FROM tables_round r
-          JOIN wagers_account a ON a.round_id = r.id
-          JOIN wagers_ledgerentry e ON e.account_id = a.id
-         WHERE r.state IN ({FINISHED_SQL})
-         GROUP BY r.id, a.id
-        HAVING SUM(e.amount_cents) <> 0
+        SELECT {R.id}, {R.id}, NULL, {A.id}, 0, SUM({E.amount_cents})
+          FROM {R}
+          JOIN {A} ON {A.round_id} = {R.id}
+          JOIN {E} ON {E.account_id} = {A.id}
+         WHERE {R.state} IN ({FINISHED_SQL})
+         GROUP BY {R.id}, {A.id}
+        HAVING SUM({E.amount_cents}) <> 0
         """,
     ),
     "round money moved outside its round": Check(
         row="transaction",
         sql=f"""
-        SELECT t.id, COALESCE(t.round_id, a.round_id), NULL, a.id, 0, SUM(e.amount_cents)
-          FROM wagers_ledgerentry e
-          JOIN wagers_ledgertransaction t ON t.id = e.transaction_id
-          JOIN wagers_account a ON a.id = e.account_id
-         WHERE (a.round_id IS NOT NULL
-                AND (t.kind NOT IN ({_round_money_kinds}) OR t.round_id IS NULL
-                     OR t.round_id <> a.round_id))
-            OR (t.kind IN ({_round_money_kinds}) AND t.round_id IS NULL)
-         GROUP BY t.id, t.round_id, a.round_id, a.id
+        SELECT {T.id}, COALESCE({T.round_id}, {A.round_id}), NULL, {A.id}, 0,
+               SUM({E.amount_cents})
+          FROM {E}
+          JOIN {T} ON {T.id} = {E.transaction_id}
+          JOIN {A} ON {A.id} = {E.account_id}
+         WHERE ({A.round_id} IS NOT NULL
+                AND ({T.kind} NOT IN ({_round_money_kinds}) OR {T.round_id} IS NULL
+                     OR {T.round_id} <> {A.round_id}))
+            OR ({T.kind} IN ({_round_money_kinds}) AND {T.round_id} IS NULL)
+         GROUP BY {T.id}, {T.round_id}, {A.round_id}, {A.id}
         """,
     ),
     "settlement lines disagree with the bank's result": Check(
         row="round",
         sql=f"""
-        SELECT b.round_id, b.round_id, NULL, NULL,
-               COALESCE(SUM(l.collected_cents - l.paid_cents), 0), b.net_cents
-          FROM wagers_playerdealerbank b
-          JOIN tables_round r ON r.id = b.round_id AND r.state = {SETTLED_SQL}
-          LEFT JOIN wagers_settlementline l ON l.round_id = b.round_id
-         GROUP BY b.round_id, b.net_cents
-        HAVING b.net_cents IS NULL
-            OR b.net_cents <> COALESCE(SUM(l.collected_cents - l.paid_cents), 0)
+        SELECT {K.round_id}, {K.round_id}, NULL, NULL,
+               COALESCE(SUM({L.collected_cents} - {L.paid_cents}), 0), {K.net_cents}
+          FROM {K}
+          JOIN {R} ON {R.id} = {K.round_id} AND {R.state} = {SETTLED_SQL}
+          LEFT JOIN {L} ON {L.round_id} = {K.round_id}
+         GROUP BY {K.round_id}, {K.net_cents}
+        HAVING {K.net_cents} IS NULL
+            OR {K.net_cents} <> COALESCE(SUM({L.collected_cents} - {L.paid_cents}), 0)
         """,
     ),
     "bets disagree with their settlement lines": Check(
         row="bet",
         sql=f"""
-        SELECT b.id, h.round_id, NULL, b.account_id, {_bet_total_sql},
-               COALESCE(SUM(l.stake_cents), 0)
-          FROM wagers_bet b
-          JOIN tables_hand h ON h.id = b.hand_id
-          JOIN tables_round r ON r.id = h.round_id AND r.state = {SETTLED_SQL}
-          LEFT JOIN wagers_settlementline l ON l.bet_id = b.id
-         GROUP BY b.id, h.round_id, b.account_id
-        HAVING {_bet_total_sql} <> COALESCE(SUM(l.stake_cents), 0)
+        SELECT {B.id}, {H.round_id}, NULL, {B.account_id}, {_bet_total_sql},
+               COALESCE(SUM({L.stake_cents}), 0)
+          FROM {B}
+          JOIN {H} ON {H.id} = {B.hand_id}
+          JOIN {R} ON {R.id} = {H.round_id} AND {R.state} = {SETTLED_SQL}
+          LEFT JOIN {L} ON {L.bet_id} = {B.id}
+         GROUP BY {B.id}, {H.round_id}, {B.account_id}
+        HAVING {_bet_total_sql} <> COALESCE(SUM({L.stake_cents}), 0)
         """,
     ),
     "settlement line is not its bet's": Check(
         row="settlement line",
         line="settlement line",
         unit="bet",
-        sql="""
-        SELECT l.id, l.round_id, l.id, NULL, b.id, l.bet_id
-          FROM wagers_settlementline l
-          LEFT JOIN tables_hand h ON h.round_id = l.round_id AND h.seat = l.seat
-          LEFT JOIN wagers_bet b ON b.hand_id = h.id AND b.bettor = l.bettor
-         WHERE b.id IS NULL OR b.id <> l.bet_id
+        sql=f"""
+        SELECT {L.id}, {L.round_id}, {L.id}, NULL, {B.id}, {L.bet_id}
+          FROM {L}
+          LEFT JOIN {H} ON {H.round_id} = {L.round_id} AND {H.seat} = {L.seat}
+          LEFT JOIN {B} ON {B.hand_id} = {H.id} AND {B.bettor} = {L.bettor}
+         WHERE {B.id} IS NULL OR {B.id} <> {L.bet_id}
         """,
     ),
     "settlement line's stake is not its bet's wager": Check(
         row="settlement line",
         line="settlement line",
         sql=f"""
-        SELECT l.id, l.round_id, l.id, b.account_id,
-               CASE l.wager {_wager_of_line} END, l.stake_cents
-          FROM wagers_settlementline l JOIN wagers_bet b ON b.id = l.bet_id
-         WHERE l.stake_cents <> COALESCE(CASE l.wager {_wager_of_line} END, -1)
+        SELECT {L.id}, {L.round_id}, {L.id}, {B.account_id},
+               CASE {L.wager} {_wager_of_line} END, {L.stake_cents}
+          FROM {L} JOIN {B} ON {B.id} = {L.bet_id}
+         WHERE {L.stake_cents} <> COALESCE(CASE {L.wager} {_wager_of_line} END, -1)
         """,
     ),
     "bet's chips are not its bettor's at the table": Check(
         row="bet",
         unit="player",
         sql=f"""
-        SELECT b.id, h.round_id, NULL, a.id,
-               CASE WHEN b.bettor = 0 THEN h.player_id ELSE b.player_id END, a.player_id
-          FROM wagers_bet b
-          JOIN tables_hand h ON h.id = b.hand_id
-          JOIN tables_round r ON r.id = h.round_id
-          JOIN wagers_account a ON a.id = b.account_id
-         WHERE a.player_id IS NULL OR a.player_id <> b.player_id
-            OR (b.bettor = 0 AND h.player_id <> b.player_id)
-            OR a.table_id IS NULL OR a.table_id <> r.table_id OR a.kind NOT IN ({_chip_kinds})
+        SELECT {B.id}, {H.round_id}, NULL, {A.id},
+               CASE WHEN {B.bettor} = {SEAT_BETTOR} THEN {H.player_id} ELSE {B.player_id} END,
+               {A.player_id}
+          FROM {B}
+          JOIN {H} ON {H.id} = {B.hand_id}
+          JOIN {R} ON {R.id} = {H.round_id}
+          JOIN {A} ON {A.id} = {B.account_id}
+         WHERE {A.player_id} IS NULL OR {A.player_id} <> {B.player_id}
+            OR ({B.bettor} = {SEAT_BETTOR} AND {H.player_id} <> {B.player_id})
+            OR {A.table_id} IS NULL OR {A.table_id} <> {R.table_id}
+            OR {A.kind} NOT IN ({_chip_kinds})
         """,
     ),
     "bank's chips are not the player-dealer's at the table": Check(
         row="round",
         unit="player",
         sql=f"""
-        SELECT r.id, r.id, NULL, a.id, r.player_dealer_id,
-               CASE WHEN b.player_id <> r.player_dealer_id THEN b.player_id ELSE a.player_id END
-          FROM wagers_playerdealerbank b
-          JOIN tables_round r ON r.id = b.round_id
-          JOIN wagers_account a ON a.id = b.account_id
-         WHERE b.player_id <> r.player_dealer_id
-            OR a.player_id IS NULL OR a.player_id <> r.player_dealer_id
-            OR a.table_id IS NULL OR a.table_id <> r.table_id OR a.kind NOT IN ({_chip_kinds})
+        SELECT {R.id}, {R.id}, NULL, {A.id}, {R.player_dealer_id},
+               CASE WHEN {K.player_id} <> {R.player_dealer_id} THEN {K.player_id}
+                    ELSE {A.player_id} END
+          FROM {K}
+          JOIN {R} ON {R.id} = {K.round_id}
+          JOIN {A} ON {A.id} = {K.account_id}
+         WHERE {K.player_id} <> {R.player_dealer_id}
+            OR {A.player_id} IS NULL OR {A.player_id} <> {R.player_dealer_id}
+            OR {A.table_id} IS NULL OR {A.table_id} <> {R.table_id}
+            OR {A.kind} NOT IN ({_chip_kinds})
         """,
     ),
     "player-dealer's result outside [-W, +W]": Check(
         row="round",
-        sql="""
-        SELECT round_id, round_id, NULL, NULL,
-               CASE WHEN net_cents < 0 THEN -amount_cents ELSE amount_cents END, net_cents
-          FROM wagers_playerdealerbank
-         WHERE net_cents < -amount_cents OR net_cents > amount_cents
+        sql=f"""
+        SELECT {K.round_id}, {K.round_id}, NULL, NULL,
+               CASE WHEN {K.net_cents} < 0 THEN -{K.amount_cents} ELSE {K.amount_cents} END,
+               {K.net_cents}
+          FROM {K}
+         WHERE {K.net_cents} < -{K.amount_cents} OR {K.net_cents} > {K.amount_cents}
         """,
     ),
     "settlement line does not add up": Check(
         row="settlement line",
         line="settlement line",
-        sql="""
-        SELECT id, round_id, id, NULL,
-               CASE WHEN outcome = 'lose' THEN stake_cents ELSE 0 END,
-               collected_cents + returned_uncovered_cents
-          FROM wagers_settlementline
-         WHERE collected_cents + returned_uncovered_cents
-               <> CASE WHEN outcome = 'lose' THEN stake_cents ELSE 0 END
+        sql=f"""
+        SELECT {L.id}, {L.round_id}, {L.id}, NULL,
+               CASE WHEN {L.outcome} = {_lose} THEN {L.stake_cents} ELSE 0 END,
+               {L.collected_cents} + {L.returned_uncovered_cents}
+          FROM {L}
+         WHERE {L.collected_cents} + {L.returned_uncovered_cents}
+               <> CASE WHEN {L.outcome} = {_lose} THEN {L.stake_cents} ELSE 0 END
         """,
     ),
     "settlement line pays a wager that did not win": Check(
         row="settlement line",
         line="settlement line",
-        sql="""
-        SELECT id, round_id, id, NULL, 0, paid_cents + unpaid_uncovered_cents
-          FROM wagers_settlementline
-         WHERE outcome <> 'win' AND paid_cents + unpaid_uncovered_cents <> 0
+        sql=f"""
+        SELECT {L.id}, {L.round_id}, {L.id}, NULL, 0,
+               {L.paid_cents} + {L.unpaid_uncovered_cents}
+          FROM {L}
+         WHERE {L.outcome} <> {_win} AND {L.paid_cents} + {L.unpaid_uncovered_cents} <> 0
         """,
     ),
     **LEG_CHECKS,
@@ -553,21 +575,21 @@ CHECKS = {
         row="transaction",
         line="cage slip",
         unit=CURRENCY,
-        sql="""
-        SELECT t.id, NULL, s.id, s.account_id,
-               CASE WHEN s.currency THEN 1 ELSE 0 END, CASE WHEN t.currency THEN 1 ELSE 0 END
-          FROM wagers_cageslip s JOIN wagers_ledgertransaction t ON t.id = s.transaction_id
-         WHERE t.currency <> s.currency
+        sql=f"""
+        SELECT {T.id}, NULL, {S.id}, {S.account_id},
+               CASE WHEN {S.currency} THEN 1 ELSE 0 END, CASE WHEN {T.currency} THEN 1 ELSE 0 END
+          FROM {S} JOIN {T} ON {T.id} = {S.transaction_id}
+         WHERE {T.currency} <> {S.currency}
         """,
     ),
     "chip movement's kind differs from its cage slip": Check(
         row="transaction",
         line="cage slip",
         unit=KIND,
-        sql="""
-        SELECT t.id, NULL, s.id, s.account_id, s.kind, t.kind
-          FROM wagers_cageslip s JOIN wagers_ledgertransaction t ON t.id = s.transaction_id
-         WHERE t.kind <> s.kind
+        sql=f"""
+        SELECT {T.id}, NULL, {S.id}, {S.account_id}, {S.kind}, {T.kind}
+          FROM {S} JOIN {T} ON {T.id} = {S.transaction_id}
+         WHERE {T.kind} <> {S.kind}
         """,
     ),
     "cage slip names another player's chips": Check(
@@ -575,12 +597,12 @@ CHECKS = {
         line="cage slip",
         unit="player",
         sql=f"""
-        SELECT s.id, NULL, s.id, a.id, s.player_id, a.player_id
-          FROM wagers_cageslip s JOIN wagers_account a ON a.id = s.account_id
-         WHERE a.player_id IS NULL OR a.player_id <> s.player_id
-            OR a.table_id IS NULL OR a.table_id <> s.table_id
-            OR a.kind <> CASE WHEN s.kind IN ('{TransactionKind.FILL}', '{TransactionKind.CREDIT}')
-                              THEN '{AccountKind.BANKROLL}' ELSE '{AccountKind.PATRON_CHIPS}' END
+        SELECT {S.id}, NULL, {S.id}, {A.id}, {S.player_id}, {A.player_id}
+          FROM {S} JOIN {A} ON {A.id} = {S.account_id}
+         WHERE {A.player_id} IS NULL OR {A.player_id} <> {S.player_id}
+            OR {A.table_id} IS NULL OR {A.table_id} <> {S.table_id}
+            OR {A.kind} <> CASE WHEN {S.kind} IN ({_bankroll_slips})
+                                THEN {_bankroll} ELSE {_patron_chips} END
         """,
     ),
     "reversal does not undo its original": Check(row="transaction", sql=_reversals),
@@ -641,10 +663,9 @@ def differences(checks: Mapping[str, Check | Recomputation] = CHECKS) -> list[Di
 def counts() -> dict[str, int]:
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT (SELECT COUNT(*) FROM wagers_ledgertransaction),"
-            " (SELECT COUNT(*) FROM wagers_account),"
-            f" (SELECT COUNT(*) FROM tables_round WHERE state IN ({FINISHED_SQL})),"
-            " (SELECT COUNT(*) FROM wagers_cageslip)"
+            f"SELECT (SELECT COUNT(*) FROM {T}), (SELECT COUNT(*) FROM {A}),"
+            f" (SELECT COUNT(*) FROM {R} WHERE {R.state} IN ({FINISHED_SQL})),"
+            f" (SELECT COUNT(*) FROM {S})"
         )
         transactions, accounts, rounds, slips = cursor.fetchone()
     return {

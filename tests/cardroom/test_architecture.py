@@ -4,6 +4,9 @@
   interpreter, so an import hidden inside a function would still be caught.
 - Every rule a refusal can name has its section, anchor and identifier in docs/rules.md.
 - The repository is self-contained: nothing points at a document outside it.
+- Plain SQL is sent only where docs/architecture.md allows it, each hand-written statement
+  is proved against the ORM, and no SQL text writes an app's table out (the models'
+  metadata names them: ``cardroom.sql.table``, ``Alias``).
 """
 
 from __future__ import annotations
@@ -190,3 +193,90 @@ def test_every_hand_written_statement_is_proved_against_the_orm():
         test = BASE_DIR / proved_by
         assert test.is_file(), (name, proved_by)
         assert name in test.read_text(), f"{proved_by} does not name {name}"
+
+
+# An app's table as SQL text names it: any of the project's models' tables, and any name an
+# app's next table would have.
+APP_TABLE = re.compile(r"\b(?:tables|wagers|fees|rounds|reports)_[a-z_]+\b")
+# SQL text, as the project writes it (keywords in capitals).
+SQL_TEXT = re.compile(r"\b(?:SELECT|FROM|JOIN|INTO|UPDATE|DELETE|COPY|WHERE|TABLE)\b")
+# Python modules beside the apps' that send SQL of their own (the benchmarks' bulk loaders).
+SQL_TEXT_ELSEWHERE = ["bench"]
+
+
+def _project_tables() -> set[str]:
+    from django.apps import apps
+
+    packages = set(APP_PACKAGES)
+    return {
+        model._meta.db_table
+        for model in apps.get_models(include_auto_created=True)
+        if model.__module__.split(".")[0] in packages
+    }
+
+
+def _sql_texts(path: Path) -> list[tuple[int, str]]:
+    """Every string in ``path`` that reads as SQL (an f-string: its text, ``{}`` for each
+    value it formats), docstrings and other bare strings aside."""
+    tree = ast.parse(path.read_text())
+    skipped = {  # docstrings and bare strings; an f-string's pieces (read with it)
+        id(part)
+        for node in ast.walk(tree)
+        for part in (
+            node.values
+            if isinstance(node, ast.JoinedStr)
+            else [node.value]
+            if isinstance(node, ast.Expr)
+            else []
+        )
+    }
+    texts = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        elif isinstance(node, ast.JoinedStr):
+            text = "".join(
+                part.value if isinstance(part, ast.Constant) else "{}" for part in node.values
+            )
+        else:
+            continue
+        if SQL_TEXT.search(text):
+            texts.append((node.lineno, text))
+    return texts
+
+
+def test_no_sql_text_names_an_app_table():
+    """Every table and column the project's SQL names comes from the models' metadata
+    (``cardroom.sql.table``, ``Alias``): no module writes an app's table out in SQL text,
+    in the SQL homes or in the verifier's and the reports' read-only SQL alike."""
+    tables = _project_tables()
+    assert {"wagers_ledgertransaction", "tables_round", "fees_feeline"} <= tables
+    named = re.compile(APP_TABLE.pattern + "|" + "|".join(rf"\b{t}\b" for t in sorted(tables)))
+    offenders = []
+    for package in [*APP_PACKAGES, *SQL_TEXT_ELSEWHERE]:
+        for path in sorted((BASE_DIR / package).rglob("*.py")):
+            relative = path.relative_to(BASE_DIR).as_posix()
+            if "/migrations/" in relative:
+                continue
+            offenders += [
+                f"{relative}:{line}: {found.group(0)}"
+                for line, text in _sql_texts(path)
+                if (found := named.search(text))
+            ]
+    assert offenders == []
+
+
+def test_the_sql_text_check_finds_a_table_written_out(tmp_path):
+    module = tmp_path / "module.py"
+    module.write_text(
+        '"""Reads FROM wagers_bet (a docstring: not SQL)."""\n'
+        'ok = f"SELECT {B.id} FROM {B}"\n'
+        'written = f"SELECT b.id FROM wagers_bet b WHERE b.id = {pk}"\n'
+        'words = "wagers_in_play"\n'
+    )
+    assert _sql_texts(module) == [
+        (2, "SELECT {} FROM {}"),
+        (3, "SELECT b.id FROM wagers_bet b WHERE b.id = {}"),
+    ]
