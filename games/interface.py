@@ -173,7 +173,7 @@ class Game:
     - ``exposure(bank, player_dealer_seat, layout, options)``: the action on the layout against
       the bank while wagers are taken (docs/rules.md §7.5; ``layout``: each seat's bettors'
       stakes by square name), a ``wagers.rules.layout.BankAction``; None for a game whose
-      tablet does not show it yet.
+      tablet does not show it.
     """
 
     listing: Listing
