@@ -1,7 +1,8 @@
 """The dealer's tablet at an EZ Baccarat table carries what the Ultimate Texas Hold'em tablet
 carries (docs/console.md), by layer (the selectors, the table view, the page): the action on
 the layout against the bank while wagers are taken (docs/rules.md §14.11); each seat's
-collection fee for the hand and the fee lines, waived ones shown as waived (§9.4, §9.6)."""
+collection fee for the hand and the fee lines, waived ones shown as waived (§9.4, §9.6); the
+settled coup's lines in settlement order with the running net (§14.6, §7.3)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from cardroom.money import dollars
 from console import selectors
 from fees import selectors as fee_selectors
 from fees.models import FeeLine
@@ -20,6 +22,7 @@ from rounds import services as rounds
 from tests.builders.fees import table_schedule
 from tests.builders.floor import give_button, open_floor, start_round
 from wagers import selectors as money_selectors
+from wagers.models import Bet
 from wagers.rules.layout import Alarm
 from wagers.services import wagering
 from wagers.services.wagering import BetRequest
@@ -203,3 +206,74 @@ def test_a_refused_waiver_opens_the_hands_drawer(as_user, staff):
     body = html.unescape(response.content.decode())
     assert '<details class="panel drawer" id="hand-panel" open>' in body
     assert 'id="refusal"' in body
+
+
+# --- the settlement lines ------------------------------------------------------------------
+
+# A Panda 8: Player 2-3 draws a 3 for 8, Banker 0 draws a 5.
+PANDA_8 = ["2h", "Kd", "3c", "Ks", "3s", "5d"]
+# The $150 bank settled on it, from seat 2 (the player-dealer's left): (order, seat, wager,
+# stake, outcome, paid, collected, returned uncovered, unpaid uncovered, running net).
+PANDA_8_LINES = [
+    (1, 2, "banker", 2_000, "lose", 0, 2_000, 0, 0, 2_000),
+    (2, 2, "dragon_7", 500, "lose", 0, 500, 0, 0, 2_500),
+    (3, 3, "player", 5_000, "win", 5_000, 0, 0, 0, -2_500),
+    (4, 3, "tie", 1_000, "lose", 0, 1_000, 0, 0, -1_500),
+    (5, 3, "panda_8", 1_000, "win", 13_500, 0, 0, 11_500, -15_000),  # the bank is exhausted
+    (6, 5, "banker", 10_000, "lose", 0, 0, 10_000, 0, -15_000),
+    (7, 7, "player", 2_500, "win", 0, 0, 0, 2_500, -15_000),
+]
+
+
+def settled_coup(staff, bank=15_000, cards=PANDA_8):
+    table, round_ = baccarat_round(staff, bank=bank, deal_mode="card_entry")
+    rounds.close_wagering(round_id=round_.pk, by=staff.dealer)
+    rounds.showdown(round_id=round_.pk, by=staff.dealer, entry={"cards": cards})
+    rounds.settle(round_id=round_.pk, by=staff.dealer)
+    return table, round_
+
+
+def test_the_settlement_selector_gives_the_running_net(staff):
+    _, round_ = settled_coup(staff)
+    settlement = money_selectors.round_settlement(round_.pk)
+    assert [
+        (line.order, line.seat, line.wager, line.stake_cents, line.outcome, line.paid_cents,
+         line.collected_cents, line.returned_uncovered_cents, line.unpaid_uncovered_cents, net)
+        for line, net in settlement.running
+    ] == PANDA_8_LINES  # fmt: skip
+    assert settlement.running[-1][1] == settlement.bank.net_cents == -15_000
+
+
+def cells(row: str) -> list[str]:
+    return [words(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+
+
+def test_the_tablet_shows_every_line_in_settlement_order(as_user, staff):
+    table, round_ = settled_coup(staff)
+    body = page(as_user("dealer"), table)
+    section = body.split('id="last-hand"', 1)[1].split("</section>", 1)[0]
+    assert "Settlement of round 1" in section
+    assert words(section.split("<p>", 1)[1].split("</p>", 1)[0]) == (
+        "Bank $150.00 · player-dealer's net -$150.00 · bank remaining $0.00 · bank exhausted"
+    )
+    lines = section.split('id="settlement-lines">', 1)[1].split("</table>", 1)[0]
+    head = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", lines)
+    assert head == ["#", "Seat", "Bettor", "Wager", "Stake", "Outcome", "Paid", "Collected",
+                    "Returned uncovered", "Unpaid uncovered", "Running net"]  # fmt: skip
+    rows = re.findall(r'<tr class="[^"]*" data-order="\d+">(.*?)</tr>', lines, re.S)
+    names = {bet.hand.seat: bet.player.name for bet in Bet.objects.filter(hand__round=round_)}
+    assert [cells(row) for row in rows] == [
+        [str(order), str(seat), names[seat], label, dollars(stake), outcome, dollars(paid),
+         dollars(collected),
+         f"UNCOVERED {dollars(returned)} returned" if returned else "",
+         f"UNCOVERED {dollars(unpaid)} unpaid" if unpaid else "",
+         ("+" if net > 0 else "-" if net < 0 else "") + dollars(abs(net))]
+        for order, seat, wager, stake, outcome, paid, collected, returned, unpaid, net
+        in PANDA_8_LINES
+        for label in [{"banker": "Banker", "dragon_7": "Dragon 7", "player": "Player",
+                       "tie": "Tie", "panda_8": "Panda 8"}[wager]]
+    ]  # fmt: skip
+    assert "Check it in the settlement calculator" not in section
+    assert "Fees of that hand: $0.00" in section  # no fee schedule at this table
+    # The seats show their results beside it, and the felt the coup.
+    assert "Player wins, 8 to 5: a Panda 8" in words(body)
