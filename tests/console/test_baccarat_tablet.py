@@ -2,21 +2,26 @@
 carries (docs/console.md), by layer (the selectors, the table view, the page): the action on
 the layout against the bank while wagers are taken (docs/rules.md §14.11); each seat's
 collection fee for the hand and the fee lines, waived ones shown as waived (§9.4, §9.6); the
-settled coup's lines in settlement order with the running net (§14.6, §7.3)."""
+settled coup's lines in settlement order with the running net (§14.6, §7.3); a refusal's
+heading in the game's own words ("Refused: deal the coup.")."""
 
 from __future__ import annotations
 
 import html
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.urls import reverse
 
 from cardroom.money import dollars
 from console import selectors
+from console.models import StaffAction
+from console.views.table import action_label
 from fees import selectors as fee_selectors
 from fees.models import FeeLine
 from fees.services import waivers
+from games import catalog
 from rounds import selectors as round_selectors
 from rounds import services as rounds
 from tests.builders.fees import table_schedule
@@ -54,8 +59,8 @@ def baccarat_round(staff, bank: int, wagers=WAGERS, *, fees: bool = False, **opt
     return table, round_
 
 
-def act(client, table, action: str, data: dict):
-    return client.post(reverse("console:table-action", args=[table.pk, action]), data)
+def act(client, table, action: str, data: dict, **headers):
+    return client.post(reverse("console:table-action", args=[table.pk, action]), data, **headers)
 
 
 def page(client, table) -> str:
@@ -277,3 +282,46 @@ def test_the_tablet_shows_every_line_in_settlement_order(as_user, staff):
     assert "Fees of that hand: $0.00" in section  # no fee schedule at this table
     # The seats show their results beside it, and the felt the coup.
     assert "Player wins, 8 to 5: a Panda 8" in words(body)
+
+
+# --- a refusal's heading -------------------------------------------------------------------
+
+
+def test_a_refused_coup_reads_deal_the_coup_on_the_page_and_the_trail(as_user, staff):
+    table, round_ = baccarat_round(staff, bank=100_000, deal_mode="card_entry")
+    rounds.close_wagering(round_id=round_.pk, by=staff.dealer)
+    dealer = as_user("dealer")
+    # A third card after a natural 9: the drawing rules refuse it, nothing is recorded.
+    data = {"round_id": round_.pk, "cards": "9h 2c Kd 5s 4d"}
+    response = act(dealer, table, "showdown", data)
+    assert response.status_code == 400
+    body = html.unescape(response.content.decode())
+    refusal = body.split('id="refusal">', 1)[1].split("</div>", 1)[0]
+    assert words(refusal).startswith(
+        "Refused: deal the coup. no card is dealt here: the Player hand has a natural 9, so "
+        "neither hand draws (rule: the drawing rules of baccarat, docs/rules.md §14.3)"
+    )
+    assert "Refused: showdown." not in body and "9h 2c" not in refusal
+    swapped = html.unescape(act(dealer, table, "showdown", data, **HX).content.decode())
+    assert "<p>Refused: deal the coup.</p>" in swapped
+    trail = StaffAction.objects.filter(table_id=table.pk, action="deal the coup")
+    assert trail.count() == 2
+    assert not StaffAction.objects.filter(table_id=table.pk, action="showdown").exists()
+
+
+def test_every_other_refusal_is_headed_by_its_actions_label(as_user, staff):
+    table, round_ = baccarat_round(staff, bank=100_000, wagers=[])
+    response = act(as_user("dealer"), table, "bet", {"round_id": round_.pk, "seat": 2, "tie": 5})
+    assert response.status_code == 400
+    body = html.unescape(response.content.decode())
+    assert "<p>Refused: place wagers.</p>" in body and "Refused: bet." not in body
+    assert "a base wager on Player or on Banker is required" in body
+
+
+def test_the_action_label_is_the_games_own_or_the_actions():
+    baccarat, uth = SimpleNamespace(game="ez_baccarat"), SimpleNamespace(game="")
+    for table in (baccarat, uth):
+        table.game_listing = catalog.listing(table.game)
+    assert action_label("showdown", baccarat) == "deal the coup"
+    assert action_label("showdown", uth) == "showdown"
+    assert action_label("bet", baccarat) == action_label("bet", uth) == "place wagers"
