@@ -356,6 +356,14 @@ class TableView:
         return [seat for seat in seat_numbers(self.table.seat_count) if seat not in taken]
 
     @property
+    def seats_to_wager(self) -> list[int]:
+        """The seats whose player may still place a wager this hand, at a game without
+        backline bettors: seated, not the player-dealer's, no wager yet."""
+        return [
+            p.seat for p in self.seat_panels if p.seating and not p.player_dealer and not p.bets
+        ]
+
+    @property
     def picker_owners(self) -> str:
         """Whose card each pick of the showdown is, in picker order (the picker's labels):
         the player-dealer's two, then two for each hand turned face up, by seat."""
