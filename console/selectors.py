@@ -325,6 +325,7 @@ class TableView:
     decisions: list[SeatDecisions] = field(default_factory=list)
     fee_lines: list = field(default_factory=list)  # the round in play's, once assessed
     fee_totals: object = None
+    seat_fees: dict = field(default_factory=dict)  # seat -> its SeatFees, from ``fee_lines``
     last_fee_lines: list = field(default_factory=list)  # the last settled round's
     last_fee_totals: object = None
     schedule_in_force: object = None  # the fee schedule version a hand starting now gets
@@ -362,6 +363,14 @@ class TableView:
     def free_seats(self) -> list[int]:
         taken = {s.seat for s in self.floor.seated}
         return [seat for seat in seat_numbers(self.table.seat_count) if seat not in taken]
+
+    @property
+    def seats_to_wager(self) -> list[int]:
+        """The seats whose player may still place a wager this hand, at a game without
+        backline bettors: seated, not the player-dealer's, no wager yet."""
+        return [
+            p.seat for p in self.seat_panels if p.seating and not p.player_dealer and not p.bets
+        ]
 
     @property
     def picker_owners(self) -> str:
@@ -650,6 +659,7 @@ def table_view(*, table_id: int) -> TableView:
     elif round_.state != State.WAGERING:
         view.fee_lines = list(fee_selectors.fee_lines(round_))
         view.fee_totals = fee_selectors.round_fees(round_)
+        view.seat_fees = fee_selectors.seat_fees(view.fee_lines, round_.player_dealer_seat)
     if settlement is not None:
         view.last_fee_lines = list(fee_selectors.fee_lines(last))
         view.last_fee_totals = fee_selectors.round_fees(last)

@@ -23,6 +23,7 @@ from fees.models import (
     FeeRate,
     FeeSchedule,
     FeeScheduleVersion,
+    PayerKind,
     RoundFeeSchedule,
 )
 from fees.rules.assessment import Assessment, Wagered, assess, least_player_dealer_fee
@@ -217,6 +218,38 @@ def round_fees(round_: Round | int) -> RoundFees:
     """A hand's fee totals (one query)."""
     sums = FeeLine.objects.filter(round=round_).aggregate(**fee_sums())
     return RoundFees(sums["assessed"], sums["waived"], sums["returned"], collected(sums))
+
+
+@dataclass(frozen=True)
+class SeatFees:
+    """What the players of a seat pay in collection fees for one hand: the seated player's fee
+    lines and those of its backline bettors; at the player-dealer's seat, the player-dealer's
+    (charged on the other seats' wagers or on the table's action, docs/rules.md §9.2)."""
+
+    assessed: int
+    waived: int  # of it, waived by a floor supervisor (docs/rules.md §9.6)
+
+    @property
+    def owed(self) -> int:
+        """What the seat pays for the hand: the fees not waived."""
+        return self.assessed - self.waived
+
+    @property
+    def all_waived(self) -> bool:
+        return self.waived == self.assessed
+
+
+def seat_fees(lines: Iterable[FeeLine], player_dealer_seat: int) -> dict[int, SeatFees]:
+    """Each seat's fees for a hand, from its fee lines (``fee_lines``, waivers fetched): a
+    line is the seat's it was wagered at, but a player-dealer's line is the player-dealer's
+    seat's."""
+    sums: dict[int, tuple[int, int]] = {}
+    for line in lines:
+        seat = player_dealer_seat if line.payer_kind == PayerKind.PLAYER_DEALER else line.seat
+        assessed, waived = sums.get(seat, (0, 0))
+        waived_now = line.amount_cents if hasattr(line, "waiver") else 0
+        sums[seat] = (assessed + line.amount_cents, waived + waived_now)
+    return {seat: SeatFees(*figures) for seat, figures in sorted(sums.items())}
 
 
 # --- The drop ---------------------------------------------------------------------------

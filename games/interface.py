@@ -76,6 +76,9 @@ class Listing:
       whole number, or an amount when its name ends in ``_cents``.
     - ``option_units``: the unit an own option is counted in, as the sheet shows its value
       ("to 1", "decks", "cards from the end").
+    - ``action_labels``: the game's own words for an action of the tablet where they are not
+      the first game's, as the audit trail and a refusal's heading name it (EZ Baccarat's
+      showdown deals the coup: "deal the coup").
     """
 
     key: str
@@ -90,6 +93,7 @@ class Listing:
     shoe: ShoeKeeping | None = None
     option_choices: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     option_units: Mapping[str, str] = field(default_factory=dict)
+    action_labels: Mapping[str, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return self.name
@@ -173,7 +177,7 @@ class Game:
     - ``exposure(bank, player_dealer_seat, layout, options)``: the action on the layout against
       the bank while wagers are taken (docs/rules.md §7.5; ``layout``: each seat's bettors'
       stakes by square name), a ``wagers.rules.layout.BankAction``; None for a game whose
-      tablet does not show it yet.
+      tablet does not show it.
     """
 
     listing: Listing

@@ -1,10 +1,11 @@
 """Report 2: table activity and collection (the drop) per table and shift (docs/rules.md §9-§10).
 
-Per gaming day, shift (``cardroom/shifts.py``) and table: hands dealt and voided, the fees
-assessed, waived, returned with a voided hand and collected, by payer (players, backline
-bettors, the player-dealer); the table's drop as the ledger recorded it; the drop box and
-its latest count, and the difference (counted minus recorded: above zero an overage).
-Then the fees by collection rate, and every waiver. An accounting record: kept 7 years.
+Per gaming day, shift (``cardroom/shifts.py``) and table (with its game, as the floor names
+it): hands dealt and voided, the fees assessed, waived, returned with a voided hand and
+collected, by payer (players, backline bettors, the player-dealer); the table's drop as the
+ledger recorded it; the drop box and its latest count, and the difference (counted minus
+recorded: above zero an overage). Then the fees by collection rate, and every waiver. An
+accounting record: kept 7 years.
 
 Hands and fee lines belong to the shift in which their round started; the recorded drop is
 the net of the table's drop account entries posted in the shift (``fees.selectors``), the
@@ -31,7 +32,7 @@ from .parameters import Period
 TITLE = "Table activity and collection (drop)"
 PAYERS = [PayerKind.PLAYER, PayerKind.BACKLINE, PayerKind.PLAYER_DEALER]
 ACTIVITY_COLUMNS = [
-    "gaming_day", "shift", "table", "hands_dealt", "hands_voided", "fees_assessed_cents",
+    "gaming_day", "shift", "table", "game", "hands_dealt", "hands_voided", "fees_assessed_cents",
     "waivers", "fees_waived_cents", "fees_returned_cents", "fees_collected_cents",
     "player_fees_cents", "backline_fees_cents", "player_dealer_fees_cents",
     "recorded_drop_cents", "drop_box", "counted_cents", "counts", "difference_cents",
@@ -117,7 +118,7 @@ def _activity(period: Period, tables):
             box = boxes.get(table.pk)
             count, counts = latest.get(box.pk, (None, 0)) if box else (None, 0)
             yield (
-                day, shift, table.name,
+                day, shift, table.name, table.game_listing.name,
                 rounds.get(table.pk, {}).get("dealt", 0),
                 rounds.get(table.pk, {}).get("voided", 0),
                 total["assessed"], total["waivers"], total["waived"], total["returned"],
@@ -184,7 +185,7 @@ def build(period: Period, *, is_open: bool) -> Document:
             _activity(period, tables),
             # Counts narrow, amounts to "-999,999.99": the row fits a landscape page.
             {name: 11 for name in ACTIVITY_COLUMNS}
-            | {"gaming_day": 10, "shift": 9, "table": 12, "drop_box": 8}
+            | {"gaming_day": 10, "shift": 9, "table": 12, "game": 12, "drop_box": 8}
             | {"hands_dealt": 6, "hands_voided": 6, "waivers": 6, "counts": 6},
         )
         yield Section(

@@ -355,6 +355,17 @@ class RoundSettlement:
     bank: PlayerDealerBank
     lines: QuerySet[SettlementLine]
 
+    @property
+    def running(self) -> list[tuple[SettlementLine, int]]:
+        """Each line in settlement order with the player-dealer's running net N after it
+        (docs/rules.md §7.3): what it has collected less what it has paid, so far; the last
+        is the bank's result."""
+        net, rows = 0, []
+        for line in self.lines:
+            net += line.collected_cents - line.paid_cents
+            rows.append((line, net))
+        return rows
+
 
 def round_settlement(round_id: int) -> RoundSettlement:
     """A settled round's settlement lines in order, with the bank; StateError until settled."""

@@ -3,6 +3,7 @@ from decimal import Decimal
 from django import template
 
 from cardroom import money
+from games.registry import GAMES
 from tables.models import HandResultChoice
 from tables.rules.counters import one_decimal
 from wagers.rules.theo import std_devs_text
@@ -11,6 +12,8 @@ from wagers.rules.wagers import WagerKind
 register = template.Library()
 
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+# Every game's betting squares by name, as its layout names them ("dragon_7" -> "Dragon 7").
+SQUARE_LABELS = {square.name: square.label for each in GAMES.values() for square in each.squares}
 
 
 @register.filter
@@ -71,11 +74,12 @@ def words(identifier) -> str:
 
 @register.filter
 def wager(identifier) -> str:
-    """A wager as the layout names it: "bad_beat" -> "Bad Beat", "play" -> "Play"."""
+    """A wager as the layout names it, any game's: "bad_beat" -> "Bad Beat", "play" ->
+    "Play", "dragon_7" -> "Dragon 7"; anything else in words ("table_action")."""
     try:
         return WagerKind(identifier).label
     except ValueError:
-        return words(identifier)
+        return SQUARE_LABELS.get(identifier) or words(identifier)
 
 
 @register.filter

@@ -343,6 +343,12 @@ ACTIONS: dict[str, Action] = {
 }
 
 
+def action_label(action: str, table: Table) -> str:
+    """What the audit trail and a refusal's heading call ``action`` at ``table``: its game's
+    own words where it has them (``Listing.action_labels``), else the action's label."""
+    return table.game_listing.action_labels.get(action, ACTIONS[action].label)
+
+
 def _make_form(name: str, view: selectors.TableView, data=None):
     form_class = ACTIONS[name].form
     kwargs = {}
@@ -433,7 +439,7 @@ def _render(
         "view": view,
         "forms": page_forms,
         "failed": failed,
-        "refused_heading": heading(ACTIONS[failed].label) if failed in ACTIONS else "",
+        "refused_heading": heading(action_label(failed, view.table)) if failed in ACTIONS else "",
         "failed_seat": _failed_seat(view, bound, failed),
         "all_cards": selectors.all_cards(),
     }
@@ -469,6 +475,7 @@ def table_action(request, table_id: int, action: str):
     require(request, spec.capability)
     request.audit_action = spec.label
     table_ = get_object_or_404(Table, pk=table_id)
+    request.audit_action = action_label(action, table_)
     view = selectors.table_view(table_id=table_id)
     form = _make_form(action, view, request.POST)
     if not form.is_valid():

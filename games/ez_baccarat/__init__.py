@@ -7,6 +7,7 @@
 - ``wagers``: the five squares and one bettor's wagers, checked.
 - ``resolution``: each wager's outcome and payout.
 - ``settlement``: the order of settlement, fed to the coverage law (``apply_coverage``).
+- ``exposure``: the action on the layout against the bank: the likely case and the worst.
 - ``calculator``: the settlement calculator's JSON format for this game.
 - ``gamemath``: exact house edges, hit frequencies and standard deviations.
 """

@@ -15,6 +15,7 @@ from wagers.rules.settlement import Settlement
 from . import settlement
 from .calculator import parse_options, settle_request
 from .coup import Coup, play_out
+from .exposure import action_against_the_bank
 from .gamemath import BaccaratMath, figures, figures_json
 from .listing import LISTING, sheet
 from .options import GAME, BaccaratOptions
@@ -139,4 +140,5 @@ GAME_DESCRIPTION = Game(
     least_hand=(("player", "banker"),),
     settle=settle,
     theo=theo,
+    exposure=action_against_the_bank,
 )

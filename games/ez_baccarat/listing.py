@@ -105,4 +105,7 @@ LISTING = Listing(
         "panda_8_pays": "to 1",
         "cut_card": "cards from the end",
     },
+    # The tablet's button: "Deal the coup from the shoe" (the house dealer's shoe at a
+    # card-entry table, whose cards are keyed as they are turned face up).
+    action_labels={"showdown": "deal the coup"},
 )

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from cardroom.errors import State
+from cardroom.money import dollars
 from tables.models import DealMode
 from tests.builders.money import Wager, money_table, play_round
 from wagers.rules.layout import Bettor, exposure, play_shortfall
@@ -204,3 +205,34 @@ def test_play_shortfall_names_the_first_bettor_short():
     assert play_shortfall(seat, 3).name == "Behind"  # $15 > $10
     assert play_shortfall(seat, 4).name == "Behind"
     assert play_shortfall([Bettor(0, 0, "Trips only")], 4) is None
+
+
+def test_the_settlement_lines_carry_the_running_net(as_user, staff):
+    """The last settled hand's lines, two passes, each with the player-dealer's net after it
+    (the same partial as the baccarat tablet's, docs/rules.md §7.3)."""
+    mt = money_table(staff, {1: 50_000, 2: 50_000, 3: 50_000}, deal_mode=DealMode.RNG)
+    round_ = play_round(
+        mt,
+        pd_seat=2,
+        bank=5_000,
+        wagers=[Wager(1, 1_000, trips=500), Wager(3, 500)],
+        rng=random.Random(7),
+    )
+    body = page_of(as_user("dealer"), mt.table).content.decode()
+    table = body.split('id="settlement-lines">', 1)[1].split("</table>", 1)[0]
+    head = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", table)
+    assert head[:2] == ["#", "Pass"] and head[-1] == "Running net"
+    nets = [
+        re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)[-1]
+        for row in re.findall(r'data-order="\d+">(.*?)</tr>', table, re.S)
+    ]
+    running, expected = 0, []
+    for line in round_.settlement_lines.order_by("order"):
+        running += line.collected_cents - line.paid_cents
+        expected.append(
+            ("+" if running > 0 else "-" if running < 0 else "") + dollars(abs(running))
+        )
+    assert nets == expected and len(nets) >= 5  # each Ante and Blind, the Trips, any Play
+    round_.bank.refresh_from_db()
+    assert running == round_.bank.net_cents
+    assert "Check it in the settlement calculator" in body

@@ -38,7 +38,7 @@ from tables.rules.options import GameOptions
 from tables.rules.paytables import PayTable, payout
 
 from .resolution import Outcome, Resolution
-from .settlement import apply_coverage, settlement_order
+from .settlement import Settlement, apply_coverage, settlement_order
 from .wagers import Stakes, WagerKind
 
 
@@ -89,6 +89,14 @@ class Exposure(NamedTuple):
     uncovered_wagers: int  # of which some part would go unpaid, in settlement order
     collected: int = 0  # losing stakes the bank collects in this case (none in the worst)
     wins: tuple[Win, ...] = ()  # per bettor that wins, in settlement order
+    case: str = ""  # the case in the floor's words, for a game whose cases are outcomes of
+    # the cards (EZ Baccarat: "the Banker wins with a Dragon 7"); empty otherwise
+
+    @property
+    def net(self) -> int:
+        """The player-dealer's result in this case (cents): what it collects less what it
+        pays, between -W and +W (§7.3)."""
+        return self.collected - self.paid
 
 
 def _top_odds(table: PayTable) -> Fraction:
@@ -183,14 +191,22 @@ def exposure(
         seat: [case(_as_stakes(w), largest_multiple, options) for w in wagers]
         for seat, wagers in layout.items()
     }
-    lines = apply_coverage(bank, settlement_order(player_dealer_seat, resolutions, ())).lines
+    settled = apply_coverage(bank, settlement_order(player_dealer_seat, resolutions, ()))
+    return exposure_of(settled)
+
+
+def exposure_of(settled: Settlement, case: str = "") -> Exposure:
+    """The figures of one case from the settlement the case would have (every wager resolved
+    as the case has it, settled in order by the coverage law): what is owed to the winners,
+    paid and left unpaid, and what is collected. Any game's cases are read here."""
+    lines = settled.lines
     winning = [line for line in lines if line.outcome is Outcome.WIN]
     wins: dict[tuple[int, int], int] = {}
     for line in winning:
         key = (line.seat, line.bettor)
         wins[key] = wins.get(key, 0) + line.paid + line.unpaid_uncovered
     return Exposure(
-        bank=bank,
+        bank=settled.bank,
         owed=sum(line.paid + line.unpaid_uncovered for line in winning),
         paid=sum(line.paid for line in winning),
         uncovered=sum(line.unpaid_uncovered for line in winning),
@@ -198,6 +214,7 @@ def exposure(
         uncovered_wagers=sum(1 for line in winning if line.unpaid_uncovered),
         collected=sum(line.collected for line in lines),
         wins=tuple(Win(seat, bettor, won) for (seat, bettor), won in wins.items()),
+        case=case,
     )
 
 

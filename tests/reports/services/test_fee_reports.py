@@ -15,16 +15,27 @@ Gaming day 2026-11-20, shifts day 06:00, swing 14:00, graveyard 22:00 (the defau
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from cardroom.errors import State
 from fees.models import FeeLine
 from fees.services import drop, schedules, waivers
 from rounds import services as rounds
-from tests.builders.floor import FOLD, Cards, advance, make_staff
+from tests.builders.floor import (
+    FOLD,
+    Cards,
+    advance,
+    give_button,
+    make_staff,
+    open_floor,
+    start_round,
+)
 from tests.builders.money import Wager, money_table, play_round
 from tests.builders.reports import BOARD, DAY, at
 from tests.reports.helpers import generate_bytes, read_csv
+from wagers.services import wagering
 
 pytestmark = pytest.mark.django_db
 
@@ -93,9 +104,9 @@ def test_activity_and_drop_by_shift(fee_day):
     header, sections = read_csv(generate_bytes("table_activity", gaming_day=DAY)[0])
     assert header["shifts"] == "day from 06:00, swing from 14:00, graveyard from 22:00"
     rows = sections["Activity and drop by shift"]
-    assert [(r["shift"], r["table"], r["drop_box"]) for r in rows] == [
-        ("day", "Fee table", "DAY-1"),
-        ("swing", "Fee table", "SWING-1"),
+    assert [(r["shift"], r["table"], r["game"], r["drop_box"]) for r in rows] == [
+        ("day", "Fee table", "Ultimate Texas Hold'em", "DAY-1"),
+        ("swing", "Fee table", "Ultimate Texas Hold'em", "SWING-1"),
     ]
     figures = (
         "hands_dealt", "hands_voided", "fees_assessed_cents", "waivers", "fees_waived_cents",
@@ -108,6 +119,34 @@ def test_activity_and_drop_by_shift(fee_day):
     assert ints(day, *figures) == [1, 0, 225, 1, 50, 0, 175, 100, 0, 75, 175, 175, 1, 0]
     # Swing: round 2's 50 + 25 stay; round 3's 50 + 25 returned with the void.
     assert ints(swing, *figures) == [1, 1, 150, 0, 0, 75, 75, 50, 0, 25, 75, 100, 1, 25]
+
+
+@pytest.fixture
+def baccarat_beside(fee_day, clock):
+    """The fee day with a baccarat table beside the fee table: one coup at 11:00 (day)."""
+    clock.set(at("2026-11-20T11:00:00"))
+    staff = fee_day.staff
+    table = open_floor("PP....", staff=staff, game="ez_baccarat", name="Baccarat table").table
+    give_button(table.pk, 1, by=staff.supervisor)
+    round_ = start_round(table.pk, by=staff.dealer, bank=10_000)
+    wagering.place_bet(round_id=round_.pk, seat=2, banker=1_000, by=staff.dealer)
+    rounds.close_wagering(round_id=round_.pk, by=staff.dealer)
+    rounds.showdown(round_id=round_.pk, by=staff.dealer, rng=random.Random(5))
+    rounds.settle(round_id=round_.pk, by=staff.dealer)
+    clock.set(at("2026-11-21T07:00:00"))
+    return table
+
+
+def test_each_tables_row_names_its_game(baccarat_beside):
+    """Each row says which game its table plays, as the floor map and the board do (the PDF:
+    tests/reports/services/test_pdf_layout.py)."""
+    _, sections = read_csv(generate_bytes("table_activity", gaming_day=DAY)[0])
+    rows = sections["Activity and drop by shift"]
+    assert [(r["shift"], r["table"], r["game"], r["hands_dealt"]) for r in rows] == [
+        ("day", "Baccarat table", "EZ Baccarat", "1"),
+        ("day", "Fee table", "Ultimate Texas Hold'em", "1"),
+        ("swing", "Fee table", "Ultimate Texas Hold'em", "1"),  # and one voided
+    ]
 
 
 def test_fees_by_rate_and_waivers(fee_day):

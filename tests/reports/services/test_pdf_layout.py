@@ -30,7 +30,10 @@ from tests.builders.fees import ACTION
 from tests.builders.money import money_table
 from tests.builders.reports import DAY, at
 from tests.reports.helpers import generate_bytes
-from tests.reports.services.test_fee_reports import fee_day  # noqa: F401 (a fixture)
+from tests.reports.services.test_fee_reports import (  # noqa: F401 (fixtures)
+    baccarat_beside,
+    fee_day,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -209,6 +212,13 @@ def test_the_table_activity_and_drop_fits_with_every_column(request):
     for heading in ("player dealer fees ($)", "recorded drop ($)", "counted ($)", "difference"):
         assert all(word in text for word in heading.split()), heading
     assert "SWING-1" in text
+
+
+def test_the_table_activity_names_each_tables_game_and_fits(request):
+    request.getfixturevalue("baccarat_beside")
+    pdf = generate_bytes("table_activity", gaming_day=DAY, format="pdf")[0]
+    text = assert_fits(pdf, "table_activity-games")
+    assert "EZ Baccarat" in text and "Hold'em" in text and "Baccarat table" in text
 
 
 def test_the_fee_filing_fits_and_shows_local_times(clock, staff):
