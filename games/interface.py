@@ -159,6 +159,9 @@ class Game:
       Hold'em: the deal and its streets; EZ Baccarat: none, the coup is dealt at the showdown).
     - ``cards``: ``"deck"`` (a shuffled deck per hand) or ``"shoe"`` (a shoe kept across hands).
     - ``settle_request``: the settlement calculator for one hand in the game's JSON format.
+    - ``calculator_request(sheet, player_dealer_seat, bank, seats, cards)``: a settled hand as
+      stored (the table's options sheet as the round froze it, the bank, the seats' wagers,
+      the round's cards) in that format, so the calculator can open it and settle it again.
     - ``game_math``: the exact figures of each wager for the calculator's ``options`` object;
       ``sheet_math`` the same for a table's sheet; both JSON.
     - ``validate_wagers(squares, options, backline)``: one bettor's wagers by square name,
@@ -185,6 +188,9 @@ class Game:
     steps: tuple[str, ...]
     cards: str
     settle_request: Callable[[object], dict[str, Any]]
+    calculator_request: Callable[
+        [Mapping[str, Any], int, int, Sequence[SeatWagers], RoundCards], dict[str, Any]
+    ]
     game_math: Callable[[object], dict[str, Any]]
     sheet_math: Callable[[Mapping[str, Any]], dict[str, Any]]
     validate_wagers: Callable[[Mapping[str, int], Any, bool], None]
@@ -217,6 +223,10 @@ class Game:
         """The names of the squares wagered before "no more bets", in settlement order: what
         a bettor places while wagering is open, and what a collection fee is charged on."""
         return tuple(square.name for square in self.squares if square.opening)
+
+    def stakes_of(self, bet: object) -> dict[str, int]:
+        """A stored bet's stakes by square name (each square's ``column`` of the row)."""
+        return {square.name: getattr(bet, square.column) for square in self.squares}
 
     def square(self, name: str) -> Square:
         """The square named ``name`` (a KeyError otherwise)."""

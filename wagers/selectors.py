@@ -32,6 +32,7 @@ from cardroom.errors import State, StateError
 from cardroom.filtering import filter_queryset
 from cardroom.gaming_day import gaming_day_of, gaming_day_window
 from cardroom.money import dollars
+from games.interface import RoundCards, SeatWagers
 from games.registry import game as game_of_key
 from tables import options as table_options
 from tables.models import HandDecision, Player, Round, Seating
@@ -451,17 +452,17 @@ def transaction_get(*, transaction_id: int) -> LedgerTransaction:
 
 
 def calculator_request(round_: Round) -> dict:
-    """A settled hand in the settlement calculator's format (docs/rules.md §11): its options,
-    the player-dealer's seat, bank and cards, the board, each seat's cards, wagers and
-    backline bettors, as played. Only for a settled round: before, its cards are secret
-    (§2.6), and a voided hand was never settled."""
+    """A settled hand in its game's settlement calculator format (docs/rules.md §11, §14.7):
+    its options, the player-dealer's seat and bank, the cards and each seat's wagers (and,
+    for Ultimate Texas Hold'em, cards, folds and backline bettors), as played. Only for a
+    settled round: before, its cards are secret (§2.6), and a voided hand was never settled."""
     if round_.state != State.SETTLED:
         raise StateError(
             f"round {round_.number} is {round_.get_state_display().lower()}: only a settled "
             "hand opens in the calculator",
             state=State(round_.state),
         )
-    options = round_.options
+    game = game_of_key(round_.options.get("game"))
     bank = PlayerDealerBank.objects.get(round=round_)
     folded = set(
         HandDecision.objects.filter(hand__round=round_, action=Action.FOLD.value).values_list(
@@ -470,45 +471,25 @@ def calculator_request(round_: Round) -> dict:
     )
     seats = []
     for hand in round_.hands.order_by("seat").prefetch_related("bets"):
-        own, *behind = sorted(hand.bets.all(), key=lambda bet: bet.bettor)
+        bets = sorted(hand.bets.all(), key=lambda bet: bet.bettor)  # the seat's player first
         hole = hand.shown_hole  # None: mucked at a card-entry table (§2.3), never keyed
         seats.append(
-            {
-                "seat": hand.seat,
-                "hole": None if hole is None else list(hole),
-                **_stakes(own),
-                "folded": hand.seat in folded,
-                "backline": [_stakes(bet) for bet in behind],
-            }
+            SeatWagers(
+                seat=hand.seat,
+                bettors=tuple(game.stakes_of(bet) for bet in bets),
+                hole=None if hole is None else tuple(hole),
+                folded=hand.seat in folded,
+            )
         )
-    return {
-        "options": {
-            "trips_paytable": options["trips_paytable"],
-            "bad_beat_paytable": options["bad_beat_paytable"],
-            "chip_unit_cents": options["chip_unit_cents"],
-            "allowed_preflop_multiples": list(options["preflop_multiples"]),
-            "table_minimum_cents": options["minimum_cents"],
-            "table_maximum_cents": options["maximum_cents"],
-            "backline_allowed": options["backline_allowed"],
-        },
-        "player_dealer": {
-            "seat": round_.player_dealer_seat,
-            "bank": bank.amount_cents,
-            "hole": list(round_.shown_dealer_hole),
-        },
-        "board": list(round_.board),
-        "seats": seats,
-    }
-
-
-def _stakes(bet: Bet) -> dict[str, int]:
-    return {
-        "ante": bet.ante_cents,
-        "blind": bet.blind_cents,
-        "trips": bet.trips_cents,
-        "bad_beat": bet.bad_beat_cents,
-        "play": bet.play_cents,
-    }
+    cards = RoundCards(
+        dealer_hole=tuple(round_.shown_dealer_hole or ()),
+        board=tuple(round_.board or ()),
+        player=tuple(round_.player_cards or ()),
+        banker=tuple(round_.banker_cards or ()),
+    )
+    return game.calculator_request(
+        round_.options, round_.player_dealer_seat, bank.amount_cents, seats, cards
+    )
 
 
 # --- Title 31 (docs/rules.md §10.7) ---------------------------------------------------------

@@ -85,6 +85,36 @@ def coup_of(cards: RoundCards) -> Coup:
     return play_out([parse_card(code) for code in order])
 
 
+def calculator_request(
+    values: Mapping[str, Any],
+    player_dealer_seat: int,
+    bank: int,
+    seats: Sequence[SeatWagers],
+    cards: RoundCards,
+) -> dict[str, Any]:
+    """A settled coup as stored, in the calculator's format (docs/rules.md §14.7): the table's
+    options as the round froze them, the player-dealer's seat and bank, the cards in dealing
+    order (Player, Banker, Player, Banker, then the third cards as drawn) and each seat's
+    wagers."""
+    player, banker = list(cards.player), list(cards.banker)
+    return {
+        "options": sheet(values).to_json(),
+        "player_dealer": {"seat": player_dealer_seat, "bank": bank},
+        "cards": [*_interleaved(player[:2], banker[:2]), *player[2:], *banker[2:]],
+        "seats": [
+            {
+                "seat": seat.seat,
+                **{kind.value: seat.bettors[0].get(kind.value, 0) for kind in BaccaratWager},
+            }
+            for seat in seats
+        ],
+    }
+
+
+def _interleaved(first: Sequence[str], second: Sequence[str]) -> list[str]:
+    return [card for pair in zip(first, second, strict=True) for card in pair]
+
+
 def settle(
     options: BaccaratOptions,
     player_dealer_seat: int,
@@ -133,6 +163,7 @@ GAME_DESCRIPTION = Game(
     steps=(),
     cards="shoe",
     settle_request=settle_request,
+    calculator_request=calculator_request,
     game_math=game_math,
     sheet_math=lambda values: _answer(figures(sheet(values))),
     validate_wagers=validate_wagers,

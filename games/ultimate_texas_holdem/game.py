@@ -41,6 +41,53 @@ def settle_request(data: object) -> dict[str, Any]:
     return calculator.settle_request(data)
 
 
+# A seat's wagers in the calculator's format, in its order (docs/rules.md §11).
+_REQUEST_SQUARES = ("ante", "blind", "trips", "bad_beat", "play")
+
+
+def calculator_request(
+    values: Mapping[str, Any],
+    player_dealer_seat: int,
+    bank: int,
+    seats: Sequence[SeatWagers],
+    cards: RoundCards,
+) -> dict[str, Any]:
+    """A settled hand as stored, in the calculator's format (docs/rules.md §11): the table's
+    options as the round froze them, the player-dealer's seat, bank and hole cards, the board,
+    each seat's cards (None: mucked), wagers, fold and backline bettors, as played."""
+
+    def wagers(squares: Mapping[str, int]) -> dict[str, int]:
+        return {name: squares.get(name, 0) for name in _REQUEST_SQUARES}
+
+    return {
+        "options": {
+            "trips_paytable": values["trips_paytable"],
+            "bad_beat_paytable": values["bad_beat_paytable"],
+            "chip_unit_cents": values["chip_unit_cents"],
+            "allowed_preflop_multiples": list(values["preflop_multiples"]),
+            "table_minimum_cents": values["minimum_cents"],
+            "table_maximum_cents": values["maximum_cents"],
+            "backline_allowed": values["backline_allowed"],
+        },
+        "player_dealer": {
+            "seat": player_dealer_seat,
+            "bank": bank,
+            "hole": list(cards.dealer_hole),
+        },
+        "board": list(cards.board),
+        "seats": [
+            {
+                "seat": seat.seat,
+                "hole": None if seat.hole is None else list(seat.hole),
+                **wagers(seat.bettors[0]),
+                "folded": seat.folded,
+                "backline": [wagers(bettor) for bettor in seat.bettors[1:]],
+            }
+            for seat in seats
+        ],
+    }
+
+
 def figures(data: object) -> dict[str, Any]:
     return game_math_json(game_math(calculator.parse_options(_options(data))))
 
@@ -129,6 +176,7 @@ GAME_DESCRIPTION = Game(
     steps=("preflop", "flop", "river"),
     cards="deck",
     settle_request=settle_request,
+    calculator_request=calculator_request,
     game_math=figures,
     sheet_math=lambda values: game_math_json(game_math(sheet(values))),
     validate_wagers=validate_wagers,

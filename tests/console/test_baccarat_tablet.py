@@ -22,6 +22,7 @@ from fees import selectors as fee_selectors
 from fees.models import FeeLine
 from fees.services import waivers
 from games import catalog
+from games.registry import game as catalog_game
 from rounds import selectors as round_selectors
 from rounds import services as rounds
 from tests.builders.fees import table_schedule
@@ -258,8 +259,8 @@ def test_the_tablet_shows_every_line_in_settlement_order(as_user, staff):
     body = page(as_user("dealer"), table)
     section = body.split('id="last-hand"', 1)[1].split("</section>", 1)[0]
     assert "Settlement of round 1" in section
-    assert words(section.split("<p>", 1)[1].split("</p>", 1)[0]) == (
-        "Bank $150.00 · player-dealer's net -$150.00 · bank remaining $0.00 · bank exhausted"
+    assert words(section.split("<p>Bank", 1)[1].split("</p>", 1)[0]) == (
+        "$150.00 · player-dealer's net -$150.00 · bank remaining $0.00 · bank exhausted"
     )
     lines = section.split('id="settlement-lines">', 1)[1].split("</table>", 1)[0]
     head = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", lines)
@@ -278,10 +279,40 @@ def test_the_tablet_shows_every_line_in_settlement_order(as_user, staff):
         for label in [{"banker": "Banker", "dragon_7": "Dragon 7", "player": "Player",
                        "tie": "Tie", "panda_8": "Panda 8"}[wager]]
     ]  # fmt: skip
-    assert "Check it in the settlement calculator" not in section
+    assert f'calculator/?round={round_.pk}">Check it in the settlement calculator' in section
     assert "Fees of that hand: $0.00" in section  # no fee schedule at this table
     # The seats show their results beside it, and the felt the coup.
     assert "Player wins, 8 to 5: a Panda 8" in words(body)
+
+
+def test_the_calculator_request_of_a_settled_coup_settles_it_as_stored(staff):
+    _, round_ = settled_coup(staff)
+    round_.refresh_from_db()
+    request_ = money_selectors.calculator_request(round_)
+    assert request_["options"]["game"] == "ez_baccarat"
+    assert request_["options"]["table_minimum_cents"] == 500
+    assert request_["player_dealer"] == {"seat": 1, "bank": 15_000}
+    assert request_["cards"] == PANDA_8
+    assert request_["seats"][1] == {
+        "seat": 3, "player": 5_000, "banker": 0, "tie": 1_000, "dragon_7": 0, "panda_8": 1_000
+    }  # fmt: skip
+    answer = catalog_game("ez_baccarat").settle_request(request_)
+    assert [
+        (line["seat"], line["wager"], line["stake"], line["outcome"], line["paid"],
+         line["collected"], line["returned_uncovered"], line["unpaid_uncovered"])
+        for line in answer["settlement"]
+    ] == [row[1:9] for row in PANDA_8_LINES]  # fmt: skip
+    assert answer["player_dealer_net"] == -15_000
+
+
+def test_a_settled_coup_opens_on_the_calculators_baccarat_form(as_user, staff):
+    _, round_ = settled_coup(staff)
+    answer = as_user("supervisor").get(reverse("console:calculator") + f"?round={round_.pk}")
+    assert answer.status_code == 200
+    body = html.unescape(answer.content.decode())
+    assert '"game": "ez_baccarat"' in body
+    assert "Panda 8" in words(body)
+    assert "-$150.00" in words(body)  # the player-dealer's net, settled again
 
 
 # --- a refusal's heading -------------------------------------------------------------------

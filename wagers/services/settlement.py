@@ -29,10 +29,6 @@ from .round_lock import RoundState
 from .wagering import round_accounts_of
 
 
-def _squares(bet: Bet, names) -> dict[str, int]:
-    return {name: getattr(bet, f"{name}_cents") for name in names}
-
-
 def round_cards(round_) -> RoundCards:
     """A round's cards as stored, for its game's settlement."""
     return RoundCards(
@@ -53,11 +49,10 @@ def settle_round_money(state: RoundState, folded_seats: set[int], *, by) -> list
     for bet in state.bets:
         by_seat.setdefault(bet.hand.seat, []).append(bet)
     game = game_of_key(round_.options.get("game"))
-    names = [square.name for square in game.squares]
     seats = [
         SeatWagers(
             seat=seat,
-            bettors=tuple(_squares(bet, names) for bet in seat_bets),
+            bettors=tuple(game.stakes_of(bet) for bet in seat_bets),
             hole=None if (hole := seat_bets[0].hand.hole) is None else tuple(hole),
             folded=seat in folded_seats,
         )
