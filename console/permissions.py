@@ -22,6 +22,7 @@ CAPABILITIES: dict[str, tuple[Role, ...]] = {
     "unlock_sign_ins": SUPERVISE,  # see the locked-out sign-ins and unlock one
     "compliance": COMPLIANCE,  # Title 31: CTRs, the MTL, the review queue
     "keep_list": (*SUPERVISE, *COMPLIANCE),  # bar, self-restrict, lift (docs/rules.md §3.9)
+    "keep_contracts": (*SUPERVISE, *COMPLIANCE),  # record a TPPP contract, as the API's
     # The drop count: read as the API's drop-box list is read; a box registered and a count
     # entered by a floor supervisor ("supervise"), as the API's writes.
     "drop": READ_FLOOR,

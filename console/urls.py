@@ -4,6 +4,7 @@ from django.urls import path
 from .views import (
     calculator,
     compliance,
+    contracts,
     drop,
     fees,
     me,
@@ -48,6 +49,8 @@ urlpatterns = [
     path("barred/", compliance.excluded, name="exclusions"),
     path("barred/new/", compliance.exclude, name="exclusions-create"),
     path("barred/lift/", compliance.lift, name="exclusions-lift"),
+    path("tppp-contracts/", contracts.contract_page, name="tppp-contracts"),
+    path("tppp-contracts/new/", contracts.record_contract, name="tppp-contracts-create"),
     path("audit/", pages.audit, name="audit"),
     path("audit/export/", pages.audit_export, name="audit-export"),
     path("waitlists/", waitlists.waitlist_page, name="waitlists"),

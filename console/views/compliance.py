@@ -5,7 +5,10 @@
   review with a note).
 - The barred and self-restricted list: floor supervisors and compliance keep it (add an
   entry, lift one); every floor role reads it.
-Each write is one call of the service the API calls; a refusal shows in the floor's words."""
+Each write is one call of the service the API calls; a refusal shows in the floor's words.
+Every list is paged (``console.paging``), each by its own parameter, the others' pages and
+the gaming day kept: the CTRs due by due date (the most pressing first), the rest newest
+first."""
 
 from __future__ import annotations
 
@@ -29,7 +32,15 @@ from wagers.models import CurrencyTransactionReport
 from wagers.rules.title31 import Totals
 from wagers.services import title31
 
+from ..paging import page_of
 from ..permissions import console_view, request_capabilities, require
+
+# Rows per page of each list (a busy room logs thousands of MTL entries a month).
+CTRS_PER_PAGE = 50
+FILED_PER_PAGE = 20
+REVIEWS_PER_PAGE = 50
+MTL_PER_PAGE = 100
+BARRED_PER_PAGE = 100
 
 
 class FiledForm(forms.Form):
@@ -67,8 +78,10 @@ def _day(request) -> date:
         return gaming_day_of(now())
 
 
-def _ctr_rows(ctrs):
-    ctrs = list(ctrs)
+def _ctr_rows(page):
+    """The page's CTRs, each with its day's totals in words and its transactions (one query
+    for the page); ``page.object_list`` becomes the rows."""
+    ctrs = list(page.object_list)
     transactions = money_selectors.ctr_transactions(ctrs)
     rows = []
     for ctr in ctrs:
@@ -81,21 +94,36 @@ def _ctr_rows(ctrs):
                 "transactions": transactions.get(ctr.pk, []),
             }
         )
-    return rows
+    page.object_list = rows
+    return page
 
 
 @console_view("compliance")
 def compliance(request, status=200, **forms_in_error):
     day = _day(request)
-    unfiled = money_selectors.ctr_list(filters={"status": "due"})
-    filed = money_selectors.ctr_list(filters={"status": "filed"}).order_by("-filed_at")[:20]
+    unfiled = money_selectors.ctr_list(filters={"status": "due"}).order_by("due_on", "id")
+    filed = money_selectors.ctr_list(filters={"status": "filed"}).order_by("-filed_at", "-id")
+    mtl = money_selectors.mtl_list(filters={"gaming_day": day.isoformat()})
+    reviews = money_selectors.review_list(filters={"open": "true"})
     context = {
         "day": day,
-        "unfiled": _ctr_rows(unfiled),
-        "filed": _ctr_rows(filed),
+        "unfiled": _ctr_rows(
+            page_of(request, unfiled, CTRS_PER_PAGE, param="ctrs_page", anchor="ctrs-due")
+        ),
+        "filed": _ctr_rows(
+            page_of(request, filed, FILED_PER_PAGE, param="filed_page", anchor="ctrs-filed")
+        ),
         "overdue": money_selectors.overdue_ctr_count(),
-        "mtl": money_selectors.mtl_list(filters={"gaming_day": day.isoformat()}),
-        "reviews": money_selectors.review_list(filters={"open": "true"}),
+        "mtl": page_of(
+            request, mtl.order_by("-at", "-id"), MTL_PER_PAGE, param="mtl_page", anchor="mtl"
+        ),
+        "reviews": page_of(
+            request,
+            reviews.order_by("-gaming_day", "-raised_at", "-id"),
+            REVIEWS_PER_PAGE,
+            param="reviews_page",
+            anchor="reviews",
+        ),
         "renewals": contracts_to_renew(),
         **forms_in_error,
     }
@@ -159,7 +187,7 @@ def review_close(request):
 @console_view("view_floor")
 def excluded(request, form=None, status=200):
     context = {
-        "entries": exclusion_list()[:200],
+        "entries": page_of(request, exclusion_list(), BARRED_PER_PAGE),
         "today": today(),
         "form": form or ExcludeForm(),
         "can_keep": request_capabilities(request)["keep_list"],

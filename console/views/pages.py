@@ -6,7 +6,6 @@ import json
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import get_template, render_to_string
@@ -32,6 +31,7 @@ from .. import forms, selectors
 from ..audit_forms import AuditFilterForm
 from ..audit_words import Names, RowWords
 from ..models import StaffAction
+from ..paging import page_of
 from ..permissions import console_view, request_capabilities, require
 from ..refusals import refuse
 from .reports import already
@@ -137,14 +137,6 @@ def _unsearchable(request, *texts: str) -> bool:
     return problem is not None
 
 
-def _page_number(request) -> int:
-    """The page asked for, in the ASCII digits; anything else is the first page."""
-    try:
-        return bounds.strict_int(request.GET.get("page", "1"), minimum=1, maximum=bounds.ID_MAX)
-    except bounds.OutOfBounds:
-        return 1
-
-
 @console_view("view_floor")
 def players(request, player_form=None, status=200):
     query = request.GET.get("q", "").strip()
@@ -153,7 +145,7 @@ def players(request, player_form=None, status=200):
         found = Player.objects.none()
     else:
         found = player_list(filters={"q": query} if query else None)
-    page = Paginator(found.order_by("name"), 50).get_page(_page_number(request))
+    page = page_of(request, found.order_by("name"), 50)
     context = {
         "page": page,
         "q": bounds.storable(query),
@@ -330,17 +322,14 @@ def audit(request, export_form=None, status=200):
             name = form.fields[field].label if field in form.fields else field
             messages.error(request, f"{name}: {' '.join(errors)}")
     actions = StaffAction.objects.none() if refused else _audit_actions(form.filters())
-    page = Paginator(actions, 100).get_page(_page_number(request))
+    page = page_of(request, actions, 100)
     names = Names()  # each player, table, offer... of the page looked up once
     for action in page:
         action.words = RowWords(action, names)
-    query = request.GET.copy()
-    query.pop("page", None)
     context = {
         "page": page,
         "form": form,
         "staff": choices.staff,
-        "query": bounds.storable(query.urlencode()),
         "filters": form.filters() if not refused else {},
         "can_export": request_capabilities(request)["reports"],
         "today": gaming_day_of(now()),

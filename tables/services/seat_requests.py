@@ -107,11 +107,13 @@ def start_must_move(*, table_id: int, main_table_id: int, by) -> MustMove:
             ) from None
 
 
-def _end(row, *, by, end: rules.End, moment=None):
+def _end(row, *, by, end: rules.End, moment=None, also: tuple[str, ...] = ()):
+    """End an open row in one UPDATE (with the ``also`` fields set on it): the database lets
+    a must-move link or a table change change only so, once (tables migration 0019)."""
     row.ended_at = moment or now()
     row.ended_by = by
     row.end = end.value
-    row.save(update_fields=["ended_at", "ended_by", "end"])
+    row.save(update_fields=["ended_at", "ended_by", "end", *also])
     return row
 
 
@@ -272,8 +274,7 @@ def seated(seating: Seating, *, by, moment) -> None:
     if row is None or row.from_table_id == seating.table_id:
         return
     row.moved_to = seating
-    row.save(update_fields=["moved_to"])
-    _end(row, by=by, end=rules.End.MOVED, moment=moment)
+    _end(row, by=by, end=rules.End.MOVED, moment=moment, also=("moved_to",))
 
 
 def left(seating: Seating, *, by, moment) -> None:

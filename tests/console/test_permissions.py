@@ -23,6 +23,7 @@ def pages(table, player) -> dict[str, str]:
         "audit": reverse("console:audit"),
         "locked_sign_ins": reverse("console:locked-sign-ins"),
         "drop": reverse("console:drop"),
+        "tppp_contracts": reverse("console:tppp-contracts"),
     }
 
 
@@ -35,6 +36,7 @@ PAGE_ROLES = {
     "audit": ("supervisor", "compliance", "administrator"),
     "locked_sign_ins": ("supervisor", "administrator"),
     "drop": READ_ROLES,
+    "tppp_contracts": READ_ROLES,
 }
 
 

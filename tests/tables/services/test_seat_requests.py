@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from django.db import IntegrityError, connection, transaction
 
 from cardroom.errors import Rule, RuleError, State, StateError
 from tables.models import MustMove, Seating, SeatPass, TableChange
@@ -247,3 +248,96 @@ def test_closing_or_changing_limits_ends_the_links_and_changes(clock, staff):
     with pytest.raises(StateError) as ended:
         seat_requests.end_must_move(must_move_id=link.pk, by=staff.supervisor)
     assert ended.value.state is State.ALREADY_RECORDED
+
+
+def _refused(edit, words: str) -> None:
+    with pytest.raises(IntegrityError, match=words), transaction.atomic():
+        edit()
+
+
+def _delete(table: str, pk: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {table} WHERE id = %s", [pk])
+
+
+@pytest.mark.requires_postgres
+def test_the_database_lets_a_must_move_link_change_only_to_end_once(clock, staff):
+    """History is never edited (docs/rules.md §10.1): a must-move link changes once, when
+    it ends (who, when, why); PostgreSQL refuses every other UPDATE and every DELETE."""
+    main, must, other = _tables(staff, "PPPPP.", "P.....", "P.....")
+    link = seat_requests.start_must_move(
+        table_id=must.table_id, main_table_id=main.table_id, by=staff.supervisor
+    )
+    rows = MustMove.objects.filter(pk=link.pk)
+    _refused(lambda: rows.update(main_table_id=other.table_id), "but to end it")
+    _refused(lambda: rows.update(ended_by=staff.dealer), "but to end it")
+    _refused(
+        lambda: rows.update(ended_at=clock.now(), end=End.ENDED, started_by=staff.dealer),
+        "ending it sets only ended_at, ended_by_id, end",
+    )
+    _refused(lambda: _delete("tables_mustmove", link.pk), "cannot be changed")
+    clock.advance(minutes=5)
+    seat_requests.end_must_move(must_move_id=link.pk, by=staff.supervisor)
+    for edit in (
+        lambda: rows.update(end=End.CANCELLED),
+        lambda: rows.update(ended_at=clock.now()),
+        lambda: rows.update(ended_by=staff.dealer),
+        lambda: rows.update(ended_at=None, ended_by=None, end=""),  # reopened
+        lambda: _delete("tables_mustmove", link.pk),
+    ):
+        _refused(edit, "cannot be changed")
+    assert rows.values_list("main_table_id", "ended_by", "end").get() == (
+        main.table_id,
+        staff.supervisor.pk,
+        End.ENDED,
+    )
+
+
+@pytest.mark.requires_postgres
+def test_the_database_lets_a_table_change_change_only_to_end_once(clock, staff):
+    main, other = _tables(staff, "PPPPP.", "PPP...")
+    change = seat_requests.ask_table_change(
+        player_id=_seat(other, 2).pk, to_table_id=main.table_id, by=staff.supervisor
+    )
+    rows = TableChange.objects.filter(pk=change.pk)
+    somewhere = Seating.objects.filter(table_id=other.table_id, seat=1).get()
+    _refused(lambda: rows.update(moved_to=somewhere), "but to end it")
+    _refused(lambda: rows.update(to_table=None), "but to end it")
+    _refused(
+        lambda: rows.update(ended_at=clock.now(), end=End.MOVED, minimum_cents=1),
+        "ending it sets only ended_at, ended_by_id, end, moved_to_id",
+    )
+    _refused(lambda: _delete("tables_tablechange", change.pk), "cannot be changed")
+    left = _move(other, 2, main, 6, staff)  # the service ends it: moved, in one UPDATE
+    for edit in (
+        lambda: rows.update(moved_to=somewhere),
+        lambda: rows.update(end=End.CANCELLED),
+        lambda: rows.update(ended_at=None),
+        lambda: _delete("tables_tablechange", change.pk),
+    ):
+        _refused(edit, "cannot be changed")
+    assert rows.values_list("end", "moved_to", "ended_by").get() == (
+        End.MOVED,
+        left.next_seating.pk,
+        staff.dealer.pk,
+    )
+
+
+@pytest.mark.requires_postgres
+def test_the_database_refuses_to_edit_or_delete_a_seat_pass(clock, staff):
+    main, must = _tables(staff, "PPPPP.", "PP....")
+    seat_requests.start_must_move(
+        table_id=must.table_id, main_table_id=main.table_id, by=staff.supervisor
+    )
+    first = _seat(must, 1)
+    passed = seat_requests.pass_seat(
+        table_id=main.table_id, seat=6, player_id=first.pk, by=staff.supervisor
+    )
+    rows = SeatPass.objects.filter(pk=passed.pk)
+    for edit in (
+        lambda: rows.update(player=_seat(must, 2)),
+        lambda: rows.update(at=clock.now()),
+        lambda: _delete("tables_seatpass", passed.pk),
+    ):
+        _refused(edit, "cannot be changed")
+    assert rows.values_list("player", "seat").get() == (first.pk, 6)
