@@ -7,8 +7,10 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from cardroom.errors import Rule, RuleError
+from tables.models import TPPPContract
 from tables.selectors import contracts_to_renew
 from tables.services import floor
 from tables.services.contracts import record_contract
@@ -83,3 +85,30 @@ def test_renewals_are_flagged_ninety_days_before_expiry():
     assert [c.registration.player for c in contracts_to_renew(day=day)] == [soon]
     record_contract(player_id=soon.pk, ends_on=date(2027, 12, 31), **common)  # renewed
     assert contracts_to_renew(day=day) == []
+
+
+@pytest.mark.requires_postgres
+def test_the_database_refuses_to_edit_or_delete_a_contract():
+    """A contract is never edited (docs/rules.md §8.7): a renewal is a new contract.
+    PostgreSQL refuses an UPDATE or a DELETE of the contract and of the tables it names."""
+    staff = make_staff()
+    main = floor.create_table(name="Main C9", by=staff.supervisor)
+    tess = _tppp("TC-9")
+    contract = record_contract(
+        player_id=tess.pk, table_ids=[main.pk], starts_on=date(2026, 1, 1),
+        ends_on=date(2026, 12, 31), approved_on=date(2025, 12, 1), approval_number="GEGC-9",
+        by=staff.supervisor,
+    )  # fmt: skip
+    rows = TPPPContract.objects.filter(pk=contract.pk)
+    named = TPPPContract.tables.through.objects.filter(tpppcontract_id=contract.pk)
+    for edit in (
+        lambda: rows.update(ends_on=date(2027, 12, 31)),
+        lambda: rows.update(approval_number="GEGC-FORGED"),
+        lambda: rows.delete(),
+        lambda: named.delete(),
+        lambda: named.update(table_id=main.pk),
+    ):
+        with pytest.raises(IntegrityError, match="cannot be changed"), transaction.atomic():
+            edit()
+    assert rows.values_list("ends_on", "approval_number").get() == (date(2026, 12, 31), "GEGC-9")
+    assert list(named.values_list("table_id", flat=True)) == [main.pk]
