@@ -687,7 +687,9 @@ class Tablet:
                 return offer["seat"]
             accept = True
 
-    def play_round(self) -> None:
+    def open_round(self) -> tuple[int, str]:
+        """The button found, the round started and the bank posted: the player-dealer's seat
+        and the round's API path."""
         self.round_id = None
         self.count = 0
         banker = self.find_player_dealer()
@@ -695,8 +697,12 @@ class Tablet:
         self.round_id = round_["id"]
         self.run.started.append(self.round_id)
         base = f"/api/rounds/{self.round_id}/"
-        multiples = self.table["preflop_multiples"]  # the table's options, frozen at the start
         self.act("bank", base + "bank/", {"amount": BANK})
+        return banker, base
+
+    def play_round(self) -> None:
+        banker, base = self.open_round()
+        multiples = self.table["preflop_multiples"]  # the table's options, frozen at the start
         live = [seat for seat in self.table["seats"] if seat != banker]
         wagers = []
         for seat in live:
@@ -745,15 +751,8 @@ class BaccaratTablet(Tablet):
     label: str = "bac "
 
     def play_round(self) -> None:
-        self.round_id = None
-        self.count = 0
-        banker = self.find_player_dealer()
-        round_ = json.loads(self.act("start", f"/api/tables/{self.table['id']}/rounds/"))
-        self.round_id = round_["id"]
+        banker, base = self.open_round()
         self.run.baccarat.add(self.round_id)
-        self.run.started.append(self.round_id)
-        base = f"/api/rounds/{self.round_id}/"
-        self.act("bank", base + "bank/", {"amount": BANK})
         wagers = []
         for seat in self.table["seats"]:
             if seat == banker:
