@@ -700,6 +700,16 @@ class Tablet:
         self.act("bank", base + "bank/", {"amount": BANK})
         return banker, base
 
+    def place(self, base: str, wagers: list[dict]) -> None:
+        """The bettors' wagers (in one call, or one call each with ``--one-by-one``), then
+        no more bets."""
+        if self.one_by_one:
+            for wager in wagers:
+                self.act("bets", base + "wagers/", wager)
+        else:
+            self.act("bets_batch", base + "wagers/batch/", {"bets": wagers})
+        self.act("no_more_bets", base + "no-more-bets/")
+
     def play_round(self) -> None:
         banker, base = self.open_round()
         multiples = self.table["preflop_multiples"]  # the table's options, frozen at the start
@@ -708,12 +718,7 @@ class Tablet:
         for seat in live:
             trips = TRIPS if self.rng.random() < TRIPS_CHANCE else 0
             wagers.append({"seat": seat, "ante": ANTE, "blind": ANTE, "trips": trips})
-        if self.one_by_one:
-            for wager in wagers:
-                self.act("bets", base + "wagers/", wager)
-        else:
-            self.act("bets_batch", base + "wagers/batch/", {"bets": wagers})
-        self.act("no_more_bets", base + "no-more-bets/")
+        self.place(base, wagers)
         self.act("deal", base + "deal/")
         preflop = [("play", max(multiples)), ("play", min(multiples)), ("check", 0), ("check", 0)]
         streets = [
@@ -760,12 +765,7 @@ class BaccaratTablet(Tablet):
             square = self.rng.choice(("player", "banker"))
             sides = {name: SIDE for name in BACCARAT_SIDES if self.rng.random() < SIDE_CHANCE}
             wagers.append({"seat": seat, square: self.rng.choice(BACCARAT_BASES), **sides})
-        if self.one_by_one:
-            for wager in wagers:
-                self.act("bets", base + "wagers/", wager)
-        else:
-            self.act("bets_batch", base + "wagers/batch/", {"bets": wagers})
-        self.act("no_more_bets", base + "no-more-bets/")
+        self.place(base, wagers)
         self.act("showdown", base + "showdown/")
         self.act("settle", base + "settle/", pause=False)
         self.run.settled.append((self.round_id, time.monotonic()))
