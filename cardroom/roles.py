@@ -44,6 +44,9 @@ RUN_TABLE = (Role.FLOOR_SUPERVISOR, Role.HOUSE_DEALER)
 SUPERVISE = (Role.FLOOR_SUPERVISOR,)
 READ_FLOOR = (Role.FLOOR_SUPERVISOR, Role.HOUSE_DEALER, Role.COMPLIANCE_OFFICER)
 COMPLIANCE = (Role.COMPLIANCE_OFFICER,)
+# Who keeps the floor's compliance records (the barred list, TPPP contracts): every floor
+# role reads them.
+KEEP_RECORDS = (Role.FLOOR_SUPERVISOR, Role.COMPLIANCE_OFFICER)
 
 
 def grant_administrator_permissions(group_model, permission_model, using: str = "default") -> None:

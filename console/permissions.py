@@ -11,7 +11,15 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
-from cardroom.roles import COMPLIANCE, READ_FLOOR, RUN_TABLE, SUPERVISE, Role, roles_of
+from cardroom.roles import (
+    COMPLIANCE,
+    KEEP_RECORDS,
+    READ_FLOOR,
+    RUN_TABLE,
+    SUPERVISE,
+    Role,
+    roles_of,
+)
 
 CAPABILITIES: dict[str, tuple[Role, ...]] = {
     "view_floor": READ_FLOOR,  # floor map, table view (read), bankrolls, fee schedules (read)
@@ -21,8 +29,8 @@ CAPABILITIES: dict[str, tuple[Role, ...]] = {
     "reports": COMPLIANCE,  # request and download compliance reports
     "unlock_sign_ins": SUPERVISE,  # see the locked-out sign-ins and unlock one
     "compliance": COMPLIANCE,  # Title 31: CTRs, the MTL, the review queue
-    "keep_list": (*SUPERVISE, *COMPLIANCE),  # bar, self-restrict, lift (docs/rules.md §3.9)
-    "keep_contracts": (*SUPERVISE, *COMPLIANCE),  # record a TPPP contract, as the API's
+    "keep_list": KEEP_RECORDS,  # bar, self-restrict, lift (docs/rules.md §3.9)
+    "keep_contracts": KEEP_RECORDS,  # record a TPPP contract, as the API's
     # The drop count: read as the API's drop-box list is read; a box registered and a count
     # entered by a floor supervisor ("supervise"), as the API's writes.
     "drop": READ_FLOOR,

@@ -22,7 +22,7 @@ from cardroom.api import (
     username_field,
     write_schema,
 )
-from cardroom.roles import READ_FLOOR, Role
+from cardroom.roles import KEEP_RECORDS, READ_FLOOR
 from tables.models import Player, Table
 from tables.selectors.contracts import contract_list
 from tables.serializers import PlayerSummarySerializer
@@ -30,7 +30,7 @@ from tables.services import contracts
 
 KEEP_CONTRACTS = [
     IsAuthenticated,
-    role_permission(Role.FLOOR_SUPERVISOR, Role.COMPLIANCE_OFFICER, read=READ_FLOOR),
+    role_permission(*KEEP_RECORDS, read=READ_FLOOR),
 ]
 
 

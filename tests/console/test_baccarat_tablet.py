@@ -305,6 +305,14 @@ def test_the_calculator_request_of_a_settled_coup_settles_it_as_stored(staff):
     assert answer["player_dealer_net"] == -15_000
 
 
+def test_the_tablet_links_the_tables_game_math(as_user, staff):
+    table, _ = baccarat_round(staff, bank=15_000)
+    body = page(as_user("dealer"), table)
+    math = reverse("console:table-math", args=[table.pk])
+    assert f'href="{math}" id="game-math"' in body
+    assert as_user("dealer").get(math).status_code == 200
+
+
 def test_a_settled_coup_opens_on_the_calculators_baccarat_form(as_user, staff):
     _, round_ = settled_coup(staff)
     answer = as_user("supervisor").get(reverse("console:calculator") + f"?round={round_.pk}")
